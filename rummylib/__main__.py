@@ -1,0 +1,9 @@
+"""``python -m rummylib``: the same as the ``rummylib`` command."""
+
+from __future__ import annotations
+
+import sys
+
+from rummylib.cli import main
+
+sys.exit(main())

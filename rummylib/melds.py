@@ -1,0 +1,674 @@
+"""Meld rules, melds, and finding the melds in a hand.
+
+A meld is a **group** (cards of one rank, by default all suits different) or a **run**
+(consecutive cards of one suit). Jokers are wild: each stands for exactly one card, the one its
+position implies. :class:`MeldRules` holds the constraints that differ between variants.
+
+>>> from rummylib import AceRule, Meld, MeldRules, parse_cards, parse_meld
+>>> israeli = MeldRules(joker_beside_ace=False)
+>>> print(Meld.from_cards(parse_cards("* 2h 3h"), israeli))
+2h 3h *=4h
+>>> is_meld(parse_cards("Ah * 3h"), israeli)
+False
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Final
+
+import attrs
+
+from rummylib.cards import (
+    CARDS,
+    JOKER,
+    JOKER_INDEX,
+    Card,
+    Rank,
+    Suit,
+    format_cards,
+    parse_card,
+)
+from rummylib.errors import ConfigurationError, InvalidMeldError, NotationError
+from rummylib.scoring import CardPoints
+
+__all__ = [
+    "AceRule",
+    "Meld",
+    "MeldKind",
+    "MeldRules",
+    "find_melds",
+    "is_meld",
+    "parse_meld",
+]
+
+_SUITS: Final = tuple(Suit)
+_SUIT_ORDER: Final = {suit: number for number, suit in enumerate(_SUITS)}
+
+
+class AceRule(enum.Enum):
+    """Where an ace may stand in a run (RULES.md 0.3).
+
+    >>> AceRule("low_or_high")
+    <AceRule.LOW_OR_HIGH: 'low_or_high'>
+    """
+
+    #: A-2-3 only.
+    LOW = "low"
+    #: Q-K-A only.
+    HIGH = "high"
+    #: Either end, never in the middle (no K-A-2).
+    LOW_OR_HIGH = "low_or_high"
+    #: Runs may turn the corner (K-A-2 is a run).
+    WRAP = "wrap"
+
+
+class MeldKind(enum.Enum):
+    """The two kinds of meld.
+
+    >>> MeldKind.GROUP.value
+    'group'
+    """
+
+    #: Cards of one rank ("set", "book").
+    GROUP = "group"
+    #: Consecutive cards of one suit ("sequence").
+    RUN = "run"
+
+
+def _whole_number(minimum: int) -> Any:
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            msg = f"{attribute.name} must be a whole number of at least {minimum}, not {value!r}"
+            raise ConfigurationError(msg)
+
+    return check
+
+
+def _flag(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, bool):
+        msg = f"{attribute.name} must be True or False, not {value!r}"
+        raise ConfigurationError(msg)
+
+
+def _to_ace_rule(value: AceRule | str) -> AceRule:
+    try:
+        return AceRule(value)
+    except ValueError:
+        names = ", ".join(rule.value for rule in AceRule)
+        msg = f"ace must be one of {names}, not {value!r}"
+        raise ConfigurationError(msg) from None
+
+
+def _optional_run_size(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None:
+        _whole_number(2)(instance, attribute, value)
+
+
+@attrs.frozen(kw_only=True)
+class MeldRules:
+    """What counts as a meld in a variant (RULES.md section 0 and Israeli rule 13).
+
+    Attributes:
+        min_size: the fewest cards in a meld.
+        max_group_size: the most cards in a group (at most 4 while suits must differ).
+        group_distinct_suits: whether the cards of a group must all have different suits
+            (so never two identical cards, even with two packs).
+        ace: where an ace may stand in a run; a string value such as ``"low"`` is accepted.
+        min_naturals: the fewest natural (non-joker) cards in a meld; at least 1, since a
+            meld of jokers alone would stand for nothing in particular.
+        joker_beside_ace: whether a joker may sit directly next to a natural ace in a run or
+            stand for an ace. ``False`` is the Israeli rule 13.
+        max_run_size: the most cards in a run; ``None`` means no limit beyond the 13 ranks.
+
+    >>> MeldRules(ace="low").ace
+    <AceRule.LOW: 'low'>
+    >>> MeldRules(max_group_size=5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: max_group_size 5 is above 4, the number of suits, ...
+    """
+
+    min_size: int = attrs.field(default=3, validator=_whole_number(2))
+    max_group_size: int = attrs.field(default=4, validator=_whole_number(2))
+    group_distinct_suits: bool = attrs.field(default=True, validator=_flag)
+    ace: AceRule = attrs.field(default=AceRule.LOW_OR_HIGH, converter=_to_ace_rule)
+    min_naturals: int = attrs.field(default=1, validator=_whole_number(1))
+    joker_beside_ace: bool = attrs.field(default=True, validator=_flag)
+    max_run_size: int | None = attrs.field(default=None, validator=_optional_run_size)
+
+    def __attrs_post_init__(self) -> None:
+        if self.max_group_size < self.min_size:
+            msg = f"max_group_size {self.max_group_size} is below min_size {self.min_size}"
+            raise ConfigurationError(msg)
+        if self.group_distinct_suits and self.max_group_size > len(_SUITS):
+            msg = (
+                f"max_group_size {self.max_group_size} is above 4, the number of suits, "
+                "while group_distinct_suits is set"
+            )
+            raise ConfigurationError(msg)
+        if self.max_run_size is not None and self.max_run_size < self.min_size:
+            msg = f"max_run_size {self.max_run_size} is below min_size {self.min_size}"
+            raise ConfigurationError(msg)
+
+    @property
+    def longest_run(self) -> int:
+        """The most cards a run may hold, 13 (a run never holds two aces) or ``max_run_size``.
+
+        >>> MeldRules().longest_run, MeldRules(max_run_size=5).longest_run
+        (13, 5)
+        """
+        return 13 if self.max_run_size is None else min(13, self.max_run_size)
+
+    def run_starts(self, size: int) -> range:
+        """The start positions a run of ``size`` cards may have.
+
+        Positions number the ranks upward: 1 is a low ace, 2…13 are two to king, 14 is a high
+        ace, and with :attr:`AceRule.WRAP` positions go on round the corner (15 is a two).
+
+        >>> list(MeldRules(ace="low").run_starts(12)), list(MeldRules().run_starts(12))
+        ([1, 2], [1, 2, 3])
+        """
+        if self.ace is AceRule.LOW:
+            return range(1, 15 - size)
+        if self.ace is AceRule.HIGH:
+            return range(2, 16 - size)
+        if self.ace is AceRule.LOW_OR_HIGH:
+            return range(1, 16 - size)
+        return range(1, 14)
+
+
+def rank_at(position: int) -> Rank:
+    """The rank at a run position (1 = low ace, 14 = high ace, 15 = a two past the corner).
+
+    >>> rank_at(1), rank_at(14), rank_at(15)
+    (<Rank.ACE: 1>, <Rank.ACE: 1>, <Rank.TWO: 2>)
+    """
+    return Rank((position - 1) % 13 + 1)
+
+
+def _card(rank: int, suit: Suit) -> Card:
+    return CARDS[13 * _SUIT_ORDER[suit] + rank - 1]
+
+
+def _stands_for_list(stands: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(stands)
+
+
+def _cards_list(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(cards)
+
+
+@attrs.frozen(repr=False)
+class Meld:
+    """A meld with one reading: what each of its cards, jokers included, stands for.
+
+    Build one with :meth:`from_cards` (finds a legal reading) or :func:`parse_meld` (reads
+    declared jokers such as ``*=3h``); :meth:`check` tests a reading against rules.
+
+    Attributes:
+        kind: group or run.
+        cards: the cards in reading order (groups by suit, runs from low to high), jokers in
+            place.
+        stands_for: for each position, the natural card it represents.
+
+    >>> meld = parse_meld("Ah 2h *=3h 4h", MeldRules())
+    >>> meld.kind, format_cards(meld.cards), format_cards(meld.stands_for)
+    (<MeldKind.RUN: 'run'>, 'Ah 2h * 4h', 'Ah 2h 3h 4h')
+    """
+
+    kind: MeldKind
+    cards: tuple[Card, ...] = attrs.field(converter=_cards_list)
+    stands_for: tuple[Card, ...] = attrs.field(converter=_stands_for_list)
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.kind, MeldKind):
+            msg = f"bad meld kind {self.kind!r}: use MeldKind.GROUP or MeldKind.RUN"
+            raise InvalidMeldError(msg)
+        if len(self.cards) != len(self.stands_for):
+            msg = (
+                f"bad meld: {len(self.cards)} cards but {len(self.stands_for)} cards they stand for"
+            )
+            raise InvalidMeldError(msg)
+        for card, stands in zip(self.cards, self.stands_for, strict=True):
+            if not isinstance(card, Card) or not isinstance(stands, Card):
+                msg = f"bad meld: {card!r} standing for {stands!r} is not a pair of cards"
+                raise InvalidMeldError(msg)
+            if stands.is_joker or (not card.is_joker and card != stands):
+                msg = f"bad meld: {card} cannot stand for {stands}"
+                raise InvalidMeldError(msg)
+
+    @classmethod
+    def from_cards(
+        cls, cards: Iterable[Card], rules: MeldRules, *, kind: MeldKind | None = None
+    ) -> Meld:
+        """Find a legal reading of the cards, in whatever order they come.
+
+        When both a group and a run reading exist (one natural card and jokers), the group is
+        chosen unless ``kind`` asks for a run. Among run readings, jokers go as high as they
+        can: first into gaps, then above the highest natural card, then below.
+
+        >>> print(Meld.from_cards(parse_cards("9h * 7h"), MeldRules()))
+        7h *=8h 9h
+        >>> print(Meld.from_cards(parse_cards("7h * *"), MeldRules(), kind=MeldKind.RUN))
+        7h *=8h *=9h
+        >>> Meld.from_cards(parse_cards("3c 4c 6c"), MeldRules())
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.InvalidMeldError: 3c 4c 6c is not a meld: gap at 5c
+
+        Raises:
+            InvalidMeldError: no reading is legal; the message gives the reason.
+        """
+        cards = tuple(cards)
+        naturals = [card for card in cards if not _is_joker(card)]
+        jokers = len(cards) - len(naturals)
+        return _read(naturals, [], jokers, rules, kind, cards)
+
+    def check(self, rules: MeldRules) -> None:
+        """Raise unless this reading is legal under ``rules``.
+
+        >>> parse_meld("Qh Kh *=Ah", MeldRules()).check(MeldRules(joker_beside_ace=False))
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.InvalidMeldError: Qh Kh *=Ah is not a meld: joker standing for an ace
+
+        Raises:
+            InvalidMeldError: the reading breaks a rule; the message says which.
+        """
+        naturals = [card for card in self.cards if not card.is_joker]
+        declared = [
+            stands
+            for card, stands in zip(self.cards, self.stands_for, strict=True)
+            if card.is_joker
+        ]
+        reading = _read(naturals, declared, 0, rules, self.kind, self.declared_tokens())
+        if Counter(reading.stands_for) != Counter(self.stands_for):  # pragma: no cover
+            msg = f"{self} is not a meld: its jokers cannot stand for those cards"
+            raise InvalidMeldError(msg)
+
+    def is_valid(self, rules: MeldRules) -> bool:
+        """Whether :meth:`check` passes.
+
+        >>> parse_meld("Ah *=2h 3h", MeldRules()).is_valid(MeldRules(joker_beside_ace=False))
+        False
+        """
+        try:
+            self.check(rules)
+        except InvalidMeldError:
+            return False
+        return True
+
+    @property
+    def joker_count(self) -> int:
+        """How many jokers the meld holds.
+
+        >>> parse_meld("7h 7d * *", MeldRules()).joker_count
+        2
+        """
+        return sum(card.is_joker for card in self.cards)
+
+    @property
+    def rank(self) -> Rank | None:
+        """The rank of a group, ``None`` for a run.
+
+        >>> parse_meld("7h 7d 7s", MeldRules()).rank
+        <Rank.SEVEN: 7>
+        """
+        if self.kind is MeldKind.GROUP:
+            return self.stands_for[0].rank
+        return None
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit of a run, ``None`` for a group.
+
+        >>> parse_meld("7h 8h 9h", MeldRules()).suit
+        <Suit.HEARTS: 'h'>
+        """
+        if self.kind is MeldKind.RUN:
+            return self.stands_for[0].suit
+        return None
+
+    def points(self, points: CardPoints) -> int:
+        """The value of the meld's cards, an ace at the low end of a run counted low.
+
+        The low ace counts :attr:`~rummylib.scoring.CardPoints.ace_low_run`.
+
+        >>> turkish = CardPoints(ace=15, joker=15, ace_low_run=1)
+        >>> parse_meld("Ah 2h 3h", MeldRules()).points(turkish)
+        6
+        >>> parse_meld("Qh Kh Ah", MeldRules()).points(turkish)
+        35
+        """
+        values = points.values
+        total = sum(values[card.index] for card in self.cards)
+        if (
+            self.kind is MeldKind.RUN
+            and self.cards[0].rank == Rank.ACE
+            and len(self.stands_for) > 1
+            and self.stands_for[1].rank == Rank.TWO
+        ):
+            total += points.ace_in_low_run - points.ace
+        return total
+
+    def declared_tokens(self) -> tuple[str, ...]:
+        """The meld in notation, one token per card, jokers as ``*=card``.
+
+        >>> parse_meld("* 7h 7c", MeldRules()).declared_tokens()
+        ('7c', '*=7d', '7h')
+        """
+        return tuple(
+            f"*={stands}" if card.is_joker else str(card)
+            for card, stands in zip(self.cards, self.stands_for, strict=True)
+        )
+
+    def __str__(self) -> str:
+        return " ".join(self.declared_tokens())
+
+    def __repr__(self) -> str:
+        return f"Meld({self.kind.value}: {self})"
+
+
+def _is_joker(card: object) -> bool:
+    if not isinstance(card, Card):
+        msg = f"bad card {card!r}: expected a Card"
+        raise NotationError(msg)
+    return card.index == JOKER_INDEX
+
+
+def _fail(shown: Sequence[Card] | Sequence[str], reason: str) -> InvalidMeldError:
+    text = " ".join(str(item) for item in shown)
+    return InvalidMeldError(f"{text} is not a meld: {reason}")
+
+
+def _read(  # noqa: PLR0917  (a private reader with one caller shape)
+    naturals: Sequence[Card],
+    declared: Sequence[Card],
+    free_jokers: int,
+    rules: MeldRules,
+    kind: MeldKind | None,
+    shown: Sequence[Card] | Sequence[str],
+) -> Meld:
+    """Find the preferred legal reading of naturals + declared jokers + free jokers."""
+    size = len(naturals) + len(declared) + free_jokers
+    if size < rules.min_size:
+        raise _fail(shown, f"too few cards ({size}, at least {rules.min_size})")
+    if len(naturals) < rules.min_naturals:
+        reason = f"not enough natural cards ({len(naturals)}, at least {rules.min_naturals})"
+        raise _fail(shown, reason)
+    fixed = [*naturals, *declared]
+    single_rank = len({card.rank for card in fixed}) == 1
+    single_suit = len({card.suit for card in fixed}) == 1
+    reasons: list[str] = []
+    if single_rank and kind is not MeldKind.RUN:
+        group = _read_group(naturals, declared, free_jokers, rules)
+        if isinstance(group, Meld):
+            return group
+        reasons.append(group)
+    if single_suit and kind is not MeldKind.GROUP:
+        run = _read_run(naturals, declared, free_jokers, rules)
+        if isinstance(run, Meld):
+            return run
+        reasons.append(run)
+    if reasons:
+        raise _fail(shown, reasons[0])
+    if kind is MeldKind.GROUP:
+        raise _fail(shown, "a group needs cards of one rank")
+    if kind is MeldKind.RUN:
+        raise _fail(shown, "a run needs cards of one suit")
+    raise _fail(shown, "mixed suits and ranks: a group needs one rank, a run one suit")
+
+
+def _read_group(
+    naturals: Sequence[Card], declared: Sequence[Card], free_jokers: int, rules: MeldRules
+) -> Meld | str:
+    size = len(naturals) + len(declared) + free_jokers
+    if size > rules.max_group_size:
+        return f"group too large ({size} cards, at most {rules.max_group_size})"
+    rank = (naturals or declared)[0].rank
+    assert rank is not None
+    counts = Counter(card.suit for card in (*naturals, *declared))
+    if rules.group_distinct_suits:
+        seen: set[Card] = set()
+        for card in (*naturals, *declared):
+            if card in seen:
+                return f"duplicate card in a group: {card}"
+            seen.add(card)
+    filled: list[Card] = []
+    for _ in range(free_jokers):
+        suit = min(_SUITS, key=lambda suit: (counts[suit], _SUIT_ORDER[suit]))
+        counts[suit] += 1
+        filled.append(_card(rank, suit))
+    items = [(card, card) for card in naturals]
+    items += [(JOKER, stands) for stands in (*declared, *filled)]
+    items.sort(key=lambda item: (item[1].index, item[0].is_joker))
+    return Meld(MeldKind.GROUP, [item[0] for item in items], [item[1] for item in items])
+
+
+def _run_fits(ranks: Sequence[int], size: int, starts: Iterable[int]) -> bool:
+    for start in starts:
+        window = {int(rank_at(position)) for position in range(start, start + size)}
+        if all(rank in window for rank in ranks):
+            return True
+    return False
+
+
+def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its diagnosis)
+    naturals: Sequence[Card], declared: Sequence[Card], free_jokers: int, rules: MeldRules
+) -> Meld | str:
+    size = len(naturals) + len(declared) + free_jokers
+    if size > rules.longest_run:
+        return f"run too long ({size} cards, at most {rules.longest_run})"
+    suit = (naturals or declared)[0].suit
+    assert suit is not None
+    is_joker_at: dict[int, bool] = {}
+    for card, joker in [(card, False) for card in naturals] + [(card, True) for card in declared]:
+        assert card.rank is not None
+        if card.rank in is_joker_at:
+            return f"duplicate rank in a run: {card}"
+        is_joker_at[card.rank] = joker
+    best: tuple[tuple[int, int], list[Card], list[Card]] | None = None
+    failure: tuple[tuple[int, int], str] | None = None
+    for start in rules.run_starts(size):
+        positions = range(start, start + size)
+        ranks = [int(rank_at(position)) for position in positions]
+        if any(rank not in ranks for rank in is_joker_at):
+            continue
+        jokers = [is_joker_at.get(rank, True) for rank in ranks]
+        first_natural = jokers.index(False)
+        key = (first_natural, start)
+        reason = ""
+        if not rules.joker_beside_ace:
+            for offset, rank in enumerate(ranks):
+                if rank != Rank.ACE:
+                    continue
+                if jokers[offset]:
+                    reason = "joker standing for an ace"
+                    break
+                neighbours = [jokers[i] for i in (offset - 1, offset + 1) if 0 <= i < size]
+                if any(neighbours):
+                    reason = "joker beside an ace"
+                    break
+        if reason:
+            if failure is None or key < failure[0]:
+                failure = (key, reason)
+            continue
+        if best is None or key < best[0]:
+            stands = [_card(rank, suit) for rank in ranks]
+            cards = [JOKER if joker else card for joker, card in zip(jokers, stands, strict=True)]
+            best = (key, cards, stands)
+    if best is not None:
+        return Meld(MeldKind.RUN, best[1], best[2])
+    if failure is not None:
+        return failure[1]
+    fixed = list(is_joker_at)
+    if rules.ace is AceRule.LOW and _run_fits(fixed, size, range(2, 16 - size)):
+        return "the ace ranks low only (A-2-3), not high"
+    if rules.ace is AceRule.HIGH and _run_fits(fixed, size, range(1, 15 - size)):
+        return "the ace ranks high only (Q-K-A), not low"
+    if rules.ace is not AceRule.WRAP and _run_fits(fixed, size, range(1, 14)):
+        return "wraps past the ace"
+    return _gap_reason(fixed, suit, free_jokers, rules)
+
+
+def _gap_reason(ranks: Sequence[int], suit: Suit, free_jokers: int, rules: MeldRules) -> str:
+    """Name the cards missing from the shortest span that holds the fixed ranks."""
+    readings = [sorted(ranks)]
+    if Rank.ACE in ranks and rules.ace is not AceRule.LOW:
+        readings.append(sorted(14 if rank == Rank.ACE else rank for rank in ranks))
+    if rules.ace is AceRule.HIGH:
+        readings = readings[1:]
+    span = min(readings, key=lambda reading: reading[-1] - reading[0])
+    present = set(span)
+    missing = [
+        _card(rank_at(position), suit)
+        for position in range(span[0], span[-1] + 1)
+        if position not in present
+    ]
+    reason = f"gap at {format_cards(missing)}"
+    if free_jokers:
+        plural = "joker" if free_jokers == 1 else "jokers"
+        reason += f" ({len(missing)} missing, {free_jokers} {plural})"
+    return reason
+
+
+def is_meld(cards: Iterable[Card], rules: MeldRules) -> bool:
+    """Whether the cards, in any order, form a meld under ``rules``.
+
+    >>> is_meld(parse_cards("Ah * 3h"), MeldRules())
+    True
+    >>> is_meld(parse_cards("Ah * 3h"), MeldRules(joker_beside_ace=False))
+    False
+    """
+    try:
+        Meld.from_cards(cards, rules)
+    except InvalidMeldError:
+        return False
+    return True
+
+
+def parse_meld(text: str, rules: MeldRules) -> Meld:
+    """Read a meld whose jokers may declare what they stand for (``*=3h``).
+
+    Undeclared jokers get the preferred reading of :meth:`Meld.from_cards` that agrees with
+    the declared ones.
+
+    >>> print(parse_meld("Ah 2h *=3h 4h", MeldRules(joker_beside_ace=False)))
+    Ah 2h *=3h 4h
+    >>> parse_meld("Ah *=2h 3h", MeldRules(joker_beside_ace=False))
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.InvalidMeldError: Ah *=2h 3h is not a meld: joker beside an ace
+    >>> parse_meld("Ah 7h=3h", MeldRules())
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad meld token '7h=3h': only a joker may declare a card
+
+    Raises:
+        NotationError: a token is not a card or a declared joker.
+        InvalidMeldError: the cards and declarations do not form a legal meld.
+    """
+    if not isinstance(text, str):
+        msg = f"bad meld {text!r}: expected text such as 'Ah 2h *=3h'"
+        raise NotationError(msg)
+    tokens = [token for token in text.replace(",", " ").split() if token]
+    naturals: list[Card] = []
+    declared: list[Card] = []
+    free_jokers = 0
+    for token in tokens:
+        if "=" in token:
+            left, _, right = token.partition("=")
+            if not parse_card(left).is_joker:
+                msg = f"bad meld token {token!r}: only a joker may declare a card"
+                raise NotationError(msg)
+            stands = parse_card(right)
+            if stands.is_joker:
+                msg = f"bad meld token {token!r}: a joker must stand for a natural card"
+                raise NotationError(msg)
+            declared.append(stands)
+            continue
+        card = parse_card(token)
+        if card.is_joker:
+            free_jokers += 1
+        else:
+            naturals.append(card)
+    return _read(naturals, declared, free_jokers, rules, None, tokens)
+
+
+def _run_candidates(
+    counts: Counter[Card], suit: Suit, joker_count: int, rules: MeldRules
+) -> Iterator[tuple[int, ...]]:
+    """Every multiset of one suit's cards and jokers that can be read as a run."""
+    for size in range(rules.min_size, rules.longest_run + 1):
+        for start in rules.run_starts(size):
+            positions = range(start, start + size)
+            cards = [_card(rank_at(position), suit) for position in positions]
+            present = [offset for offset, card in enumerate(cards) if counts[card]]
+            absent = size - len(present)
+            if absent > joker_count:
+                continue
+            for extra in range(min(joker_count - absent, len(present)) + 1):
+                for replaced in itertools.combinations(present, extra):
+                    chosen = set(present) - set(replaced)
+                    if len(chosen) < rules.min_naturals:
+                        continue
+                    key = sorted(cards[offset].index for offset in chosen)
+                    yield (*key, *([JOKER_INDEX] * (size - len(chosen))))
+
+
+def _group_candidates(
+    counts: Counter[Card], rank: Rank, joker_count: int, rules: MeldRules
+) -> Iterator[tuple[int, ...]]:
+    """Every multiset of one rank's cards and jokers that can be read as a group."""
+    limit = 1 if rules.group_distinct_suits else rules.max_group_size
+    choices = [range(min(counts[_card(rank, suit)], limit) + 1) for suit in _SUITS]
+    for taken in itertools.product(*choices):
+        natural_count = sum(taken)
+        if natural_count < rules.min_naturals:
+            continue
+        naturals = [
+            _card(rank, suit).index
+            for suit, copies in zip(_SUITS, taken, strict=True)
+            for _ in range(copies)
+        ]
+        for jokers in range(joker_count + 1):
+            if rules.min_size <= natural_count + jokers <= rules.max_group_size:
+                yield (*naturals, *([JOKER_INDEX] * jokers))
+
+
+def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
+    """Every distinct meld the hand can form.
+
+    Melds are distinct as multisets of cards (two copies of one card are the same card), and
+    each comes with the one reading :meth:`Meld.from_cards` prefers. They are sorted by their
+    cards' :attr:`~rummylib.cards.Card.index` (jokers last).
+
+    >>> melds = find_melds(parse_cards("7h 8h 9h 7c 7d *"), MeldRules())
+    >>> [str(meld) for meld in melds][:4]
+    ['7c 7d 7h', '7c 7d 7h *=7s', '7c 7d *=7h', '7c *=7d 7h']
+    >>> len(find_melds(make_deck(), MeldRules(ace="low", max_run_size=5)))
+    185
+    """
+    cards = tuple(hand)
+    for card in cards:
+        _is_joker(card)
+    counts = Counter(cards)
+    joker_count = counts.pop(JOKER, 0)
+    keys: set[tuple[int, ...]] = set()
+    for suit in _SUITS:
+        if any(counts[_card(rank, suit)] for rank in Rank):
+            keys.update(_run_candidates(counts, suit, joker_count, rules))
+    for rank in Rank:
+        if any(counts[_card(rank, suit)] for suit in _SUITS):
+            keys.update(_group_candidates(counts, rank, joker_count, rules))
+    melds = []
+    for key in sorted(keys):
+        try:
+            melds.append(Meld.from_cards([CARDS[index] for index in key], rules))
+        except InvalidMeldError:
+            continue  # a run candidate whose only readings put a joker beside an ace
+    return tuple(melds)

@@ -1,0 +1,36 @@
+"""Test-suite set-up: the Hypothesis profiles ``dev`` and ``ci``.
+
+``ci`` is loaded whenever the ``CI`` environment variable is set to a non-empty value (as
+``.ci/run`` does); otherwise ``HYPOTHESIS_PROFILE`` names the profile, and ``dev`` is the
+default. ``ci`` runs more examples, derandomized so a run is reproducible, without a deadline
+(shared CI machines have noisy timings), and prints the blob that reproduces a failure.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+# --doctest-modules would also import this file as a test module named ``conftest``, which
+# clashes with the other conftest.py files (the repository root has one): it has no doctests.
+collect_ignore = ["conftest.py"]
+
+settings.register_profile("dev", max_examples=50)
+settings.register_profile(
+    "ci",
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+)
+
+
+def _profile_name() -> str:
+    """Pick the Hypothesis profile for this run from the environment."""
+    if os.environ.get("CI"):
+        return "ci"
+    return os.environ.get("HYPOTHESIS_PROFILE") or "dev"
+
+
+settings.load_profile(_profile_name())
