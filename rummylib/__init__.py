@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+from rummylib.arrangement import Arrangement, arrange
 from rummylib.cards import (
     JOKER,
     Card,
@@ -28,29 +29,44 @@ from rummylib.errors import (
     UnknownVariantError,
 )
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, find_melds, is_meld, parse_meld
-from rummylib.scoring import CardPoints, hand_points
+from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.state import GameState, Phase, new_game
+from rummylib.variants import VARIANTS, Variant, get_variant
+from rummylib.views import Observation
 
 __all__ = [
     "JOKER",
+    "VARIANTS",
     "AceRule",
+    "Arrangement",
     "Card",
     "CardPoints",
     "ConfigurationError",
+    "DealResult",
+    "GameState",
     "IllegalActionError",
     "InvalidMeldError",
+    "MatchResult",
     "Meld",
     "MeldKind",
     "MeldRules",
     "NotationError",
+    "Observation",
+    "Phase",
     "Rank",
     "RummyError",
+    "ScoreLine",
     "Suit",
     "UnknownVariantError",
+    "Variant",
+    "arrange",
     "find_melds",
     "format_cards",
+    "get_variant",
     "hand_points",
     "is_meld",
     "make_deck",
+    "new_game",
     "parse_card",
     "parse_cards",
     "parse_meld",

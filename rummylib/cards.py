@@ -133,7 +133,7 @@ def _to_suit(value: Suit | str | None) -> Suit | None:
     raise NotationError(msg)
 
 
-@attrs.frozen(cache_hash=True, repr=False)
+@attrs.frozen(eq=False, repr=False)
 class Card:
     """A playing card: a rank and a suit, or neither for the joker.
 
@@ -166,6 +166,14 @@ class Card:
             index = 13 * _SUIT_ORDER[self.suit] + self.rank - 1
         object.__setattr__(self, "index", index)
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self.index == other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
     @property
     def is_joker(self) -> bool:
         """Whether this card is the joker.
@@ -182,7 +190,7 @@ class Card:
         >>> Card.from_index(0), Card.from_index(52)
         (Card.parse('Ac'), Card.parse('*'))
         """
-        if not 0 <= index <= JOKER_INDEX:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= JOKER_INDEX:
             msg = f"bad card index {index!r}: indexes are 0 to 52"
             raise NotationError(msg)
         return CARDS[index]

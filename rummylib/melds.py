@@ -346,13 +346,12 @@ class Meld:
         """
         values = points.values
         total = sum(values[card.index] for card in self.cards)
-        if (
-            self.kind is MeldKind.RUN
-            and self.cards[0].rank == Rank.ACE
-            and len(self.stands_for) > 1
-            and self.stands_for[1].rank == Rank.TWO
-        ):
-            total += points.ace_in_low_run - points.ace
+        if self.kind is MeldKind.RUN:
+            ranks = {stands.rank for stands in self.stands_for}
+            # The ace is the low end when the run goes on to the two and not round the king.
+            if Rank.TWO in ranks and Rank.KING not in ranks:
+                low_aces = sum(card.rank == Rank.ACE for card in self.cards)
+                total += low_aces * (points.ace_in_low_run - points.ace)
         return total
 
     def declared_tokens(self) -> tuple[str, ...]:
@@ -516,24 +515,26 @@ def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its d
 
 
 def _gap_reason(ranks: Sequence[int], suit: Suit, free_jokers: int, rules: MeldRules) -> str:
-    """Name the cards missing from the shortest span that holds the fixed ranks."""
-    readings = [sorted(ranks)]
-    if Rank.ACE in ranks and rules.ace is not AceRule.LOW:
-        readings.append(sorted(14 if rank == Rank.ACE else rank for rank in ranks))
-    if rules.ace is AceRule.HIGH:
-        readings = readings[1:]
-    span = min(readings, key=lambda reading: reading[-1] - reading[0])
-    present = set(span)
-    missing = [
-        _card(rank_at(position), suit)
-        for position in range(span[0], span[-1] + 1)
-        if position not in present
-    ]
-    reason = f"gap at {format_cards(missing)}"
-    if free_jokers:
-        plural = "joker" if free_jokers == 1 else "jokers"
-        reason += f" ({len(missing)} missing, {free_jokers} {plural})"
-    return reason
+    """Name the cards missing from the shortest run the rules allow that holds the ranks."""
+    wanted = set(ranks)
+    for size in range(len(wanted), 14):
+        for start in rules.run_starts(size):
+            positions = [
+                position for position in range(start, start + size) if rank_at(position) in wanted
+            ]
+            if len(positions) != len(wanted):
+                continue
+            missing = [
+                _card(rank_at(position), suit)
+                for position in range(positions[0], positions[-1] + 1)
+                if rank_at(position) not in wanted
+            ]
+            reason = f"gap at {format_cards(missing)}"
+            if free_jokers:
+                plural = "joker" if free_jokers == 1 else "jokers"
+                reason += f" ({len(missing)} missing, {free_jokers} {plural})"
+            return reason
+    return "no run holds these cards"  # pragma: no cover  (every rank fits in 13 cards)
 
 
 def is_meld(cards: Iterable[Card], rules: MeldRules) -> bool:
@@ -582,6 +583,9 @@ def parse_meld(text: str, rules: MeldRules) -> Meld:
     for token in tokens:
         if "=" in token:
             left, _, right = token.partition("=")
+            if not left or not right:
+                msg = f"bad meld token {token!r}: write a declared joker as '*=3h'"
+                raise NotationError(msg)
             if not parse_card(left).is_joker:
                 msg = f"bad meld token {token!r}: only a joker may declare a card"
                 raise NotationError(msg)

@@ -2,8 +2,8 @@
 
 ``ci`` is loaded whenever the ``CI`` environment variable is set to a non-empty value (as
 ``.ci/run`` does); otherwise ``HYPOTHESIS_PROFILE`` names the profile, and ``dev`` is the
-default. ``ci`` runs more examples, derandomized so a run is reproducible, without a deadline
-(shared CI machines have noisy timings), and prints the blob that reproduces a failure.
+default. ``ci`` runs more examples, derandomized so a run is reproducible, and prints the blob
+that reproduces a failure. Neither has a deadline: timings on shared machines are noise.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from hypothesis import settings
 # clashes with the other conftest.py files (the repository root has one): it has no doctests.
 collect_ignore = ["conftest.py"]
 
-settings.register_profile("dev", max_examples=50)
+# No deadline in either profile: speed is measured in benchmarks/, never by timing tests on a
+# shared machine.
+settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile(
     "ci",
     max_examples=200,

@@ -1,0 +1,183 @@
+"""How long :func:`rummylib.arrange` takes per hand, by kind of hand.
+
+Run from the repository root::
+
+    python benchmarks/bench_arrange.py [--hands 3000] [--seed 1] [--passes 3]
+
+For each category it deals seeded hands (one ``random.Random(seed)`` per category, never the
+global generator) and prints the median and the 99th percentile of the time per hand, in
+microseconds.
+
+Every call solves its hand from scratch: the solver keeps no memo from one call to the next.
+What it does keep are its **rule tables** (the melds a rule set allows, and per-suit lookup
+tables), built on the first call with a rule set and cached for the process; the cost of
+building them is printed separately, as "rules set-up". Timings are per hand, over
+``--passes`` interleaved passes through the hands: "best" is the fastest pass of each hand
+(it filters out the scheduler noise of a shared machine), "one pass" is the first pass as is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rummylib import (
+    Card,
+    CardPoints,
+    MeldRules,
+    _arrange,
+    arrange,
+    make_deck,
+)
+
+GIN = MeldRules(ace="low")
+GIN_POINTS = CardPoints(ace=1, face=10)
+ISRAELI = MeldRules(joker_beside_ace=False)
+ISRAELI_POINTS = CardPoints(ace=1, face=10, joker=0)
+
+
+def not_joker(card: Card) -> bool:
+    return not card.is_joker
+
+
+def dense_pool(deck: Sequence[Card], low: int, width: int) -> list[Card]:
+    """The cards of ``deck`` with ranks ``low`` to ``low + width - 1``, and its jokers."""
+    return [card for card in deck if card.is_joker or low <= card.index % 13 + 1 < low + width]
+
+
+class Category:
+    def __init__(
+        self,
+        name: str,
+        deal: Callable[[random.Random], list[Card]],
+        rules: MeldRules,
+        points: CardPoints,
+        *,
+        discard: bool = False,
+        can_discard: Callable[[Card], bool] | None = None,
+    ) -> None:
+        self.name = name
+        self.deal = deal
+        self.rules = rules
+        self.points = points
+        self.discard = discard
+        self.can_discard = can_discard
+
+    def run(self, hand: Sequence[Card]) -> object:
+        return arrange(
+            hand, self.rules, self.points, discard=self.discard, can_discard=self.can_discard
+        )
+
+
+def categories() -> list[Category]:
+    one_pack = make_deck()
+    two_packs = make_deck(decks=2, jokers=4)
+    gin_dense = dense_pool(one_pack, 1, 5)  # A-5 of four suits: 20 cards
+
+    def israeli_dense(rng: random.Random) -> list[Card]:
+        return rng.sample(dense_pool(two_packs, rng.randint(1, 10), 4), 14)
+
+    return [
+        Category("gin, 10 random cards", lambda rng: rng.sample(one_pack, 10), GIN, GIN_POINTS),
+        Category(
+            "gin, 11 random cards, best discard",
+            lambda rng: rng.sample(one_pack, 11),
+            GIN,
+            GIN_POINTS,
+            discard=True,
+        ),
+        Category(
+            "gin, 10 meld-dense cards (A-5)",
+            lambda rng: rng.sample(gin_dense, 10),
+            GIN,
+            GIN_POINTS,
+        ),
+        Category(
+            "gin, 11 meld-dense cards, best discard",
+            lambda rng: rng.sample(gin_dense, 11),
+            GIN,
+            GIN_POINTS,
+            discard=True,
+        ),
+        Category(
+            "Israeli, 14 random cards, discard",
+            lambda rng: rng.sample(two_packs, 14),
+            ISRAELI,
+            ISRAELI_POINTS,
+            discard=True,
+            can_discard=not_joker,
+        ),
+        Category(
+            "Israeli, 14 meld-dense cards, discard",
+            israeli_dense,
+            ISRAELI,
+            ISRAELI_POINTS,
+            discard=True,
+            can_discard=not_joker,
+        ),
+    ]
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def rules_setup() -> list[tuple[str, float]]:
+    """Build every rule table the categories need, from empty caches, and time it."""
+    _arrange.clear_tables()
+    timings = []
+    for label, rules, points in (("gin", GIN, GIN_POINTS), ("Israeli", ISRAELI, ISRAELI_POINTS)):
+        start = time.perf_counter()
+        _arrange.simple_tables(rules, points)
+        for jokers in range(5):
+            _arrange.general_tables(rules, jokers, points)
+        timings.append((f"{label} (no jokers to 4 jokers)", time.perf_counter() - start))
+    return timings
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3000, help="hands per category")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--passes", type=int, default=3, help="timed passes per hand")
+    args = parser.parse_args(argv)
+
+    print(f"Python {sys.version.split()[0]}; {args.hands} hands per category, {args.passes} passes")
+    for label, seconds in rules_setup():
+        print(f"rules set-up, {label}: {seconds * 1000:.0f} ms (once per process)")
+    print()
+    header = (
+        f"{'category':40s} {'best: median':>13s} {'p99':>9s} {'one pass: median':>17s} {'p99':>9s}"
+    )
+    print(header)
+    print("-" * len(header))
+    clock = time.perf_counter_ns
+    for number, category in enumerate(categories()):
+        rng = random.Random(args.seed * 1000 + number)
+        hands = [category.deal(rng) for _ in range(args.hands)]
+        best = [float("inf")] * len(hands)
+        first: list[float] = []
+        for done in range(args.passes):
+            for position, hand in enumerate(hands):
+                start = clock()
+                category.run(hand)
+                elapsed = (clock() - start) / 1000
+                best[position] = min(best[position], elapsed)
+                if done == 0:
+                    first.append(elapsed)
+        print(
+            f"{category.name:40s} {statistics.median(best):11.1f}us {percentile(best, 0.99):7.1f}us"
+            f" {statistics.median(first):15.1f}us {percentile(first, 0.99):7.1f}us"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,957 @@
+"""The exact search behind :func:`rummylib.variants.carousel.best_play` (private).
+
+The problem: cards already on a shared table (every one of which must stay in some meld) and a
+hand (any of whose cards may join); choose the hand cards that go down so that every card on
+the new table is in a legal meld, maximising the value of the hand cards played. Jokers are
+wild; this module only sees *free* jokers (whose identity may be chosen) and plain natural
+cards: the Carousel rule that a table joker keeps its declared card is handled by the caller,
+which passes such a joker as a natural card of that identity (a *pseudo-natural*).
+
+Cards are counts on a grid of suits x positions. A position is a rank in run order: with aces
+low only, positions 0…12 are A…K; with aces high only, 2…K, A; with aces low or high, position
+0 is the low ace and 13 the high ace, and the two share the aces of each suit.
+
+**The dynamic programme.** Positions are processed in order, and within a position the four
+suits one at a time (a "broken profile"). The state is, for each suit, how many runs are open
+and how far along they are, the number of jokers used so far, and the group tiles set aside at
+the current position (how many suits gave one, two or three tiles). A run is open in one of four
+buckets: it holds one card (needs two more), two cards (needs one more), three or more cards
+(may stop), or three or more ending in a joker (needs one more — see below). At a suit step the
+tiles of that (suit, position) — every table card and some of the hand cards — continue the
+open runs, start new runs, or go to the groups of that rank; when a position is done, its group
+tiles must form groups with the fewest jokers. A state is packed into one integer, and each
+layer maps it to its value with the parent state and choice packed below it, so the best final
+state is traced back step by step. Transitions are cached per (run state, tiles, jokers left),
+and a group that the later suits of the position could not complete is dropped at once.
+
+**Bounds.** A first pass keeps only the best :data:`BEAM` states of each step: it finds a good
+solution quickly but may miss the best. The exact pass then drops every state whose value plus
+the hand cards not yet reached cannot beat that solution; when nothing is left, the first
+solution was optimal. A hand card three or more positions ahead counts only if a group or a
+three-card run around it can be completed with the jokers the state has left.
+
+**Jokers as helpers.** The main search treats every joker, from the table or the hand, as a
+helper that may fill a slot only where it is needed, and assumes the jokers it does not need can
+be added afterwards to some meld with room (any run shorter than the longest possible, any
+group below its largest size). Within that relaxation these choices lose nothing:
+
+* a joker fills a slot of a (suit, position) only when every natural card available there is
+  used (otherwise swap it for that card: one more card placed);
+* a run never ends with a joker once it has more cards than the minimum (drop the joker), which
+  is the fourth bucket; a run starts with a joker only when it has exactly the minimum size and
+  ends at the top position (otherwise move the joker to its other end);
+* a group takes the fewest jokers that complete it.
+
+The relaxed optimum is an upper bound on the true one. When the jokers left over fit into the
+melds found, the relaxed solution is a real one and therefore optimal; otherwise (which needs a
+table of full melds) a strict search, with every joker placed slot by slot and none of the
+shortcuts above, decides exactly.
+
+It is exact: ``tests/variants/test_carousel.py`` holds it to a brute-force oracle.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import itertools
+from collections.abc import Sequence
+from typing import Final, NamedTuple
+
+SUITS: Final = 4
+#: Bits per suit state id in a packed state.
+_SUIT_BITS: Final = 8
+_J_SHIFT: Final = 4 * _SUIT_BITS
+_G_SHIFT: Final = _J_SHIFT + 4
+_G_MASK: Final = (1 << 9) - 1
+_ACE_SHIFT: Final = _G_SHIFT + 9
+#: Group digits: suits that gave one, two, three tiles (3 bits each).
+_G_DELTA: Final = (0, 1, 1 << 3, 1 << 6)
+_NEG: Final = -(1 << 62)
+#: Where the value sits in a layer entry, above the mark (parent state and choice).
+_VALUE_SHIFT: Final = 96
+_MARK_MASK: Final = (1 << _VALUE_SHIFT) - 1
+#: States kept per step by the first, quick search whose result bounds the exact one.
+BEAM: Final = 16
+
+
+class Layout(NamedTuple):
+    """How positions map to ranks under an ace rule.
+
+    Attributes:
+        ranks: the rank (1…13) at each position.
+        shared_aces: whether positions 0 and the last both hold the aces (low or high).
+    """
+
+    ranks: tuple[int, ...]
+    shared_aces: bool
+
+
+LOW: Final = Layout(tuple(range(1, 14)), shared_aces=False)
+HIGH: Final = Layout((*range(2, 14), 1), shared_aces=False)
+LOW_OR_HIGH: Final = Layout((*range(1, 14), 1), shared_aces=True)
+
+
+class Run(NamedTuple):
+    """A run in the solution: its suit (0…3), first position, and which slots are jokers."""
+
+    suit: int
+    start: int
+    jokers: tuple[bool, ...]
+
+
+class Group(NamedTuple):
+    """A group in the solution: its rank (1…13), the suits of its natural cards, its jokers."""
+
+    rank: int
+    suits: tuple[int, ...]
+    jokers: int
+
+
+class Solution(NamedTuple):
+    """The best play: its value, the hand cards used per (suit, rank), and the melds.
+
+    Attributes:
+        value: the summed value of the hand cards played, jokers included.
+        used: how many hand cards of each (suit, rank) are played, by ``suit * 13 + rank - 1``.
+        hand_jokers: how many of the hand's jokers are played.
+        runs: the runs of the new table.
+        groups: the groups of the new table.
+    """
+
+    value: int
+    used: tuple[int, ...]
+    hand_jokers: int
+    runs: tuple[Run, ...]
+    groups: tuple[Group, ...]
+
+
+# ------------------------------------------------------------------------------------------
+# Groups: which per-suit tile counts at one rank can be cut into groups, with how many jokers.
+
+
+@functools.cache
+def _group_partitions(
+    counts: tuple[int, ...], jokers: int, min_size: int, max_size: int
+) -> tuple[tuple[tuple[int, ...], int], ...] | None:
+    """One way to cut ``counts`` (tiles per suit) plus exactly ``jokers`` into groups.
+
+    Returns the groups as (suits, jokers) pairs, or ``None`` when it cannot be done.
+    """
+    live = [suit for suit in range(len(counts)) if counts[suit]]
+    if not live:
+        return () if jokers == 0 else None
+    first, others = live[0], live[1:]
+    for size in range(len(others), -1, -1):
+        for combo in itertools.combinations(others, size):
+            members = (first, *combo)
+            for extra in range(jokers + 1):
+                total = len(members) + extra
+                if total < min_size or total > max_size or total > SUITS:
+                    continue
+                rest = list(counts)
+                for suit in members:
+                    rest[suit] -= 1
+                tail = _group_partitions(tuple(rest), jokers - extra, min_size, max_size)
+                if tail is not None:
+                    return ((members, extra), *tail)
+    return None
+
+
+@functools.cache
+def _group_table(min_size: int, max_size: int, jokers: int) -> tuple[tuple[int, ...], ...]:
+    """For each packed group code, the joker counts (0…``jokers``) that complete its groups."""
+    table: list[tuple[int, ...]] = []
+    for code in range(1 << 9):
+        counts = _counts_of(code)
+        if counts is None:
+            table.append(())
+            continue
+        table.append(
+            tuple(
+                extra
+                for extra in range(jokers + 1)
+                if _group_partitions(counts, extra, min_size, max_size) is not None
+            )
+        )
+    return tuple(table)
+
+
+def _counts_of(code: int) -> tuple[int, ...] | None:
+    """The per-suit counts (sorted, descending) a packed group code stands for."""
+    ones, twos, threes = code & 7, code >> 3 & 7, code >> 6 & 7
+    if ones + twos + threes > SUITS:
+        return None
+    counts = (3,) * threes + (2,) * twos + (1,) * ones
+    return counts + (0,) * (SUITS - len(counts))
+
+
+# ------------------------------------------------------------------------------------------
+# Run states of one suit and their transitions.
+
+_STATE_IDS: dict[tuple[int, int, int, int], int] = {}
+_STATES: list[tuple[int, int, int, int]] = []
+#: For each run state id: cards still owed to its short runs, less its runs that may stop.
+_OWED: list[int] = [0] * (1 << _SUIT_BITS)
+
+
+def _state_id(state: tuple[int, int, int, int]) -> int:
+    """The small number that stands for a run state (open runs per bucket) in packed keys."""
+    found = _STATE_IDS.get(state)
+    if found is None:
+        found = len(_STATES)
+        if found >= 1 << _SUIT_BITS:  # pragma: no cover  (needs absurd card counts)
+            msg = "too many open runs in one suit"
+            raise OverflowError(msg)
+        _STATE_IDS[state] = found
+        _STATES.append(state)
+        short, two, long, joker_end = state
+        _OWED[found] = 2 * short + two + joker_end - long
+    return found
+
+
+_state_id((0, 0, 0, 0))
+
+
+class _Step(NamedTuple):
+    """One way to use the tiles of a (suit, position): the new run state and the details."""
+
+    new_state: int
+    jokers: int
+    group: int
+    #: Continued runs of each bucket that took a joker, and how many three-plus runs went on.
+    joker_to: tuple[int, int, int, int]
+    continued: int
+    started_jokers: int
+
+
+@functools.cache
+def _steps(  # noqa: PLR0912, PLR0917  (the transition rules in one place)
+    state: int,
+    naturals: int,
+    max_jokers: int,
+    jokers_left: int,
+    next_tiles: int,
+    after_next_tiles: int,
+    is_last: bool,
+    joker_may_start: bool,
+    strict: bool,
+) -> tuple[_Step, ...]:
+    """Every way to use ``naturals`` natural tiles and up to ``max_jokers`` jokers at a slot."""
+    k1, k2, k3, k4 = _STATES[state]
+    need = k1 + k2 + k4
+    steps: list[_Step] = []
+    for jokers in range(max_jokers + 1):
+        total = naturals + jokers
+        if total < need:
+            continue
+        left = jokers_left - jokers
+        for continued in range(min(k3, total - need) + 1):
+            joker_splits = (
+                [(0, 0, 0)]
+                if strict
+                else [
+                    (on_three, on_needed, jokers - on_three - on_needed)
+                    for on_three in range(min(continued, jokers) + 1)
+                    for on_needed in range(min(jokers - on_three, need) + 1)
+                ]
+            )
+            for on_three, on_needed, started in joker_splits:
+                if started and not joker_may_start:
+                    continue
+                if strict:
+                    spare = total - need - continued
+                    group_limit = min(spare, naturals, 3)
+                else:
+                    spare = naturals - (need - on_needed) - (continued - on_three)
+                    if spare < 0:
+                        continue
+                    group_limit = min(spare, 3)
+                for group in range(group_limit + 1):
+                    new_runs = spare - group + (0 if strict else started)
+                    if new_runs and continued < k3:
+                        continue  # continuing an open run is never worse than a new one
+                    splits = (
+                        [(0, 0, 0)]
+                        if strict
+                        else [
+                            (on_1, on_needed - on_1 - on_4, on_4)
+                            for on_4 in range(max(0, on_needed - k1 - k2), min(on_needed, k4) + 1)
+                            for on_1 in [min(on_needed - on_4, k1)]
+                        ]
+                    )
+                    for on_1, on_2, on_4 in splits:
+                        n1 = new_runs
+                        n2 = k1
+                        n3 = k2 + (k4 - on_4) + (continued - on_three)
+                        n4 = on_4 + on_three
+                        if is_last:
+                            if n1 or n2 or n4:
+                                continue
+                        else:
+                            due = n1 + n2 + n4
+                            if next_tiles + left < due or after_next_tiles + left < n1:
+                                continue
+                            n3 = min(n3, next_tiles + left - due)
+                        steps.append(
+                            _Step(
+                                new_state=_state_id((n1, n2, n3, n4)),
+                                jokers=jokers,
+                                group=group,
+                                joker_to=(on_1, on_2, on_three, on_4),
+                                continued=continued,
+                                started_jokers=started,
+                            )
+                        )
+    return tuple(steps)
+
+
+# ------------------------------------------------------------------------------------------
+# The search.
+
+
+class _Problem(NamedTuple):
+    layout: Layout
+    must: tuple[tuple[int, ...], ...]  # [suit][position]
+    optional: tuple[tuple[int, ...], ...]
+    values: tuple[tuple[int, ...], ...]
+    table_jokers: int
+    hand_jokers: int
+    joker_value: int
+    min_size: int
+    max_group_size: int
+    high_ace_possible: tuple[bool, ...]
+
+
+def solve(
+    layout: Layout,
+    must: Sequence[int],
+    optional: Sequence[int],
+    values: Sequence[int],
+    *,
+    table_jokers: int,
+    hand_jokers: int,
+    joker_value: int,
+    min_size: int = 3,
+    max_group_size: int = 4,
+    longest_run: int = 13,
+) -> Solution | None:
+    """The best play, or ``None`` when the table cannot be kept in melds at all.
+
+    Args:
+        layout: the ace rule's positions.
+        must: per card index (``suit * 13 + rank - 1``), the tiles that must be placed (table
+            cards and pseudo-naturals).
+        optional: per card index, the hand cards that may be placed.
+        values: per card index, the value of placing one hand card of it.
+        table_jokers: free jokers that must be placed.
+        hand_jokers: free jokers from the hand, each worth ``joker_value``.
+        joker_value: the value of placing one hand joker.
+        min_size: the fewest cards in a meld.
+        max_group_size: the most cards in a group.
+        longest_run: the most cards in one run (longer runs are cut into pieces).
+    """
+    positions = len(layout.ranks)
+
+    def grid(flat: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        return tuple(
+            tuple(flat[suit * 13 + rank - 1] for rank in layout.ranks) for suit in range(SUITS)
+        )
+
+    must_grid, optional_grid, value_grid = grid(must), grid(optional), grid(values)
+    jokers = table_jokers + hand_jokers
+    high_possible = []
+    for suit in range(SUITS):
+        if not layout.shared_aces:
+            high_possible.append(False)
+            continue
+        gaps = sum(
+            1
+            for position in range(positions - min_size, positions - 1)
+            if not must_grid[suit][position] + optional_grid[suit][position]
+        )
+        high_possible.append(gaps <= jokers)
+    problem = _Problem(
+        layout=layout,
+        must=must_grid,
+        optional=optional_grid,
+        values=value_grid,
+        table_jokers=table_jokers,
+        hand_jokers=hand_jokers,
+        joker_value=joker_value,
+        min_size=min_size,
+        max_group_size=max_group_size,
+        high_ace_possible=tuple(high_possible),
+    )
+    # a quick beam search finds a good solution; the exact search then only looks for better
+    found = _search(problem, strict=False, jokers=jokers, beam=BEAM)
+    _, ceiling = _future_bounds(problem, _available(problem), jokers)
+    if found is None or found[4] < ceiling:
+        floor = _NEG if found is None else found[4] + 1
+        better = _search(problem, strict=False, jokers=jokers, floor=floor)
+        if better is not None:
+            found = better
+    if found is not None:
+        runs, groups, used, hand_used, value = found
+        spare = table_jokers + hand_jokers - sum(sum(run.jokers) for run in runs)
+        spare -= sum(group.jokers for group in groups)
+        placed = _absorb(runs, groups, spare, layout, max_group_size, longest_run)
+        if placed is not None:
+            runs, groups = placed
+            return _finish(
+                runs, groups, used, hand_jokers, value + hand_jokers * joker_value, longest_run
+            )
+    found = _search(problem, strict=True, jokers=jokers)
+    if found is None:
+        return None
+    runs, groups, used, hand_used, value = found
+    return _finish(runs, groups, used, hand_used, value, longest_run)
+
+
+def _finish(  # noqa: PLR0917
+    runs: list[Run],
+    groups: list[Group],
+    used: list[int],
+    hand_jokers: int,
+    value: int,
+    longest_run: int,
+) -> Solution:
+    pieces: list[Run] = []
+    for run in runs:
+        pieces.extend(_cut(run, longest_run))
+    return Solution(
+        value=value,
+        used=tuple(used),
+        hand_jokers=hand_jokers,
+        runs=tuple(sorted(pieces)),
+        groups=tuple(sorted(groups)),
+    )
+
+
+def _cut(run: Run, longest: int) -> list[Run]:
+    """Cut a run longer than ``longest`` into nearly equal pieces of at least three."""
+    size = len(run.jokers)
+    count = -(-size // longest)
+    pieces = []
+    start = 0
+    for number in range(count):
+        length = size // count + (1 if number < size % count else 0)
+        pieces.append(Run(run.suit, run.start + start, run.jokers[start : start + length]))
+        start += length
+    return pieces
+
+
+def _absorb(  # noqa: PLR0917
+    runs: list[Run],
+    groups: list[Group],
+    spare: int,
+    layout: Layout,
+    max_group_size: int,
+    longest_run: int,
+) -> tuple[list[Run], list[Group]] | None:
+    """Add ``spare`` jokers to melds with room, or ``None`` if they do not fit."""
+    runs = list(runs)
+    groups = list(groups)
+    last = len(layout.ranks) - 1
+    most = min(13, max(longest_run, 13))  # runs may be cut later; two aces never
+    for index, original in enumerate(runs):
+        run = original
+        while spare:
+            end = run.start + len(run.jokers) - 1
+            if len(run.jokers) >= most:
+                break
+            if end < last:
+                run = Run(run.suit, run.start, (*run.jokers, True))
+            elif run.start > 0:
+                run = Run(run.suit, run.start - 1, (True, *run.jokers))
+            else:
+                break
+            spare -= 1
+        runs[index] = run
+    for index, group in enumerate(groups):
+        room = min(max_group_size, SUITS) - len(group.suits) - group.jokers
+        take = min(room, spare)
+        if take > 0:
+            groups[index] = Group(group.rank, group.suits, group.jokers + take)
+            spare -= take
+    if spare:
+        return None
+    return runs, groups
+
+
+class _Context(NamedTuple):
+    """The fixed facts of one suit step of the search."""
+
+    position: int
+    suit: int
+    must: int
+    optional: int
+    value: int
+    following: int
+    after: int
+    is_last: bool
+    low_ace: bool
+    high_ace: bool
+    high_possible: bool
+    may_start: bool
+
+
+def _splits(context: _Context, key: int) -> list[tuple[int, int, int, int]]:
+    """The ways to take this slot's natural tiles: (must here, hand cards here, carried)."""
+    if context.low_ace:
+        if context.high_possible:
+            return [
+                (must_low, use, context.must - must_low, context.optional - use)
+                for must_low in range(context.must + 1)
+                for use in range(context.optional + 1)
+            ]
+        return [(context.must, use, 0, 0) for use in range(context.optional + 1)]
+    if context.high_ace:
+        carried = key >> _ACE_SHIFT + 4 * context.suit & 15
+        return [(carried & 3, use, 0, 0) for use in range((carried >> 2) + 1)]
+    return [(context.must, use, 0, 0) for use in range(context.optional + 1)]
+
+
+def _joker_room(
+    context: _Context, key: int, must_here: int, use: int, left: int, *, strict: bool
+) -> int:
+    """How many jokers may fill this slot (relaxed: only once its natural tiles are all used)."""
+    if strict:
+        return left
+    if context.high_ace:
+        carried = key >> _ACE_SHIFT + 4 * context.suit & 15
+        return left if use == carried >> 2 else 0
+    if context.low_ace:
+        return left if use == context.optional and must_here == context.must else 0
+    return left if use == context.optional else 0
+
+
+def _context_steps(  # noqa: PLR0917
+    context: _Context, state: int, naturals: int, max_jokers: int, left: int, strict: bool
+) -> tuple[_Step, ...]:
+    return _steps(
+        state,
+        naturals,
+        max_jokers,
+        left,
+        context.following,
+        context.after,
+        context.is_last,
+        context.may_start,
+        strict,
+    )
+
+
+def _available(problem: _Problem) -> list[list[int]]:
+    """The tiles of each (suit, position), table and hand together, and two empty positions."""
+    return [
+        [must + optional for must, optional in zip(row, other, strict=True)] + [0, 0]
+        for row, other in zip(problem.must, problem.optional, strict=True)
+    ]
+
+
+def _future_bounds(
+    problem: _Problem, available: Sequence[Sequence[int]], jokers: int
+) -> tuple[list[list[int]], int]:
+    """For each number of jokers left, what the hand cards after each suit step could add.
+
+    A hand card three or more positions ahead can only go into a meld of later tiles, so with
+    ``left`` jokers it counts only if some group or three-card run around it misses at most
+    ``left`` tiles. Nearer cards, and aces (low or high), always count. Also returns the
+    bound before the first step.
+    """
+    layout = problem.layout
+    positions = len(layout.ranks)
+    last = positions - 1
+    # worth: the value of each slot's hand cards; need: the fewest jokers they need
+    worth = [[0] * positions for _ in range(SUITS)]
+    need = [[0] * positions for _ in range(SUITS)]
+    for position in range(positions):
+        for suit in range(SUITS):
+            count = problem.optional[suit][position]
+            if not count or (layout.shared_aces and position == 0):
+                continue  # shared aces count at the high position
+            worth[suit][position] = count * problem.values[suit][position]
+            if layout.ranks[position] == 1:
+                continue
+            others = sum(
+                1 for other in range(SUITS) if other != suit and available[other][position]
+            )
+            fewest = max(0, 2 - others)
+            for low in range(max(0, position - 2), min(position, last - 2) + 1):
+                window = range(low, low + 3)
+                missing = sum(
+                    1 for spot in window if spot != position and not available[suit][spot]
+                )
+                fewest = min(fewest, missing)
+            need[suit][position] = fewest
+    # every[q]: all hand cards at positions q and beyond; reach[left][q]: those ``left`` reach
+    every = [0] * (positions + 4)
+    reach = [[0] * (positions + 4) for _ in range(jokers + 1)]
+    for position in range(last, -1, -1):
+        every[position] = every[position + 1] + sum(worth[suit][position] for suit in range(SUITS))
+        for left in range(jokers + 1):
+            reach[left][position] = reach[left][position + 1] + sum(
+                worth[suit][position] for suit in range(SUITS) if need[suit][position] <= left
+            )
+    bounds: list[list[int]] = [[] for _ in range(jokers + 1)]
+    total = every[0]
+    for position in range(positions):
+        for suit in range(SUITS):
+            total -= worth[suit][position]
+            far = position + 3
+            for left in range(jokers + 1):
+                bounds[left].append(total - every[far] + reach[left][far])
+    return bounds, every[0] - every[3] + reach[jokers][3]
+
+
+def _rank_state(item: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Beam order: value, then fewer jokers used, fewer runs still owed cards, the key."""
+    key, packed = item
+    owed = _OWED
+    return (
+        packed >> _VALUE_SHIFT,
+        -(key >> _J_SHIFT & 15),
+        -owed[key & 0xFF] - owed[key >> 8 & 0xFF] - owed[key >> 16 & 0xFF] - owed[key >> 24 & 0xFF],
+        -key,
+    )
+
+
+def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
+    problem: _Problem, *, strict: bool, jokers: int, floor: int = _NEG, beam: int = 0
+) -> tuple[list[Run], list[Group], list[int], int, int] | None:
+    """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
+
+    With ``beam``, only that many of the best states are kept after each step: a quick search
+    for a good solution, not necessarily the best.
+    """
+    layout = problem.layout
+    positions = len(layout.ranks)
+    must, optional, values = problem.must, problem.optional, problem.values
+    group_table = _group_table(problem.min_size, problem.max_group_size, jokers)
+    shared = layout.shared_aces
+    last = positions - 1
+    joker_start = positions - problem.min_size
+    available = _available(problem)
+    # what the hand cards not yet reached could still add, after each suit step
+    remaining, _ = _future_bounds(problem, available, jokers)
+    contexts: list[_Context] = []
+    # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
+    # the parent state and the choice that led here: one dictionary write per improvement, and
+    # ties go to the larger mark, so the result is deterministic.
+    layer: dict[int, int] = {0: 0}
+    layers: list[dict[int, int]] = []
+    step_number = 0
+    for position in range(positions):
+        is_last = position == last
+        for suit in range(SUITS):
+            context = _Context(
+                position=position,
+                suit=suit,
+                must=must[suit][position],
+                optional=optional[suit][position],
+                value=values[suit][position],
+                following=available[suit][position + 1],
+                after=available[suit][position + 2],
+                is_last=is_last,
+                low_ace=shared and position == 0,
+                high_ace=shared and is_last,
+                high_possible=problem.high_ace_possible[suit],
+                may_start=strict or position == joker_start,
+            )
+            contexts.append(context)
+            shift = suit * _SUIT_BITS
+            ace_shift = _ACE_SHIFT + 4 * suit
+            value_each = context.value
+            thresholds = [floor - bound[step_number] for bound in remaining]
+            step_number += 1
+            later = tuple(min(available[other][position], 3) for other in range(suit + 1, SUITS))
+            signature = (
+                suit,
+                context.following,
+                context.after,
+                is_last,
+                context.may_start,
+                strict,
+                later,
+                problem.min_size,
+                problem.max_group_size,
+            )
+            moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
+            nxt: dict[int, int] = {}
+            get = nxt.get
+            plain = not (context.low_ace or context.high_ace)
+            fixed_must, fixed_optional = context.must, context.optional
+            top = fixed_optional * value_each
+            if plain:
+                # the common case, kept apart for speed: the split number is ``use``
+                for key, packed in layer.items():
+                    value = packed >> _VALUE_SHIFT
+                    left = jokers - (key >> _J_SHIFT & 15)
+                    threshold = thresholds[left]
+                    if value + top < threshold:
+                        continue
+                    state = key >> shift & 0xFF
+                    partial = state | left << 16 | (key >> _G_SHIFT & _G_MASK) << 20
+                    parent = key << 14
+                    for use in range(fixed_optional + 1):
+                        gained = value + use * value_each
+                        if gained < threshold:
+                            continue
+                        cache_key = partial | (fixed_must + use) << 8
+                        if strict or use == fixed_optional:
+                            cache_key |= left << 12
+                        moves = moves_cache.get(cache_key)
+                        if moves is None:
+                            moves = _moves(signature, cache_key, shift)
+                            moves_cache[cache_key] = moves
+                        mark = gained << _VALUE_SHIFT | parent | use << 10
+                        for delta, number in moves:
+                            new_key = key + delta
+                            entry = mark | number
+                            if get(new_key, -1) < entry:
+                                nxt[new_key] = entry
+            else:
+                for key, packed in layer.items():
+                    value = packed >> _VALUE_SHIFT
+                    state = key >> shift & 0xFF
+                    left = jokers - (key >> _J_SHIFT & 15)
+                    threshold = thresholds[left]
+                    code = key >> _G_SHIFT & _G_MASK
+                    parent = key << 14
+                    for split, (must_here, use, must_rest, optional_rest) in enumerate(
+                        _splits(context, key)
+                    ):
+                        gained = value + use * value_each
+                        if gained < threshold:
+                            continue
+                        room = _joker_room(context, key, must_here, use, left, strict=strict)
+                        naturals = must_here + use
+                        cache_key = state | naturals << 8 | room << 12 | left << 16 | code << 20
+                        moves = moves_cache.get(cache_key)
+                        if moves is None:
+                            moves = _moves(signature, cache_key, shift)
+                            moves_cache[cache_key] = moves
+                        if context.low_ace:
+                            base = key + ((must_rest | optional_rest << 2) << ace_shift)
+                        else:
+                            base = key - ((key >> ace_shift & 15) << ace_shift)
+                        mark = gained << _VALUE_SHIFT | parent | split << 10
+                        for delta, number in moves:
+                            new_key = base + delta
+                            entry = mark | number
+                            if get(new_key, -1) < entry:
+                                nxt[new_key] = entry
+            if beam and len(nxt) > beam:
+                nxt = dict(heapq.nlargest(beam, nxt.items(), key=_rank_state))
+            layer = nxt
+            layers.append(nxt)
+        # close the groups of this position
+        nxt = {}
+        for key, packed in layer.items():
+            code = key >> _G_SHIFT & _G_MASK
+            mark = (packed >> _VALUE_SHIFT) << _VALUE_SHIFT | key << 14
+            if not code:
+                if nxt.get(key, -1) < mark:
+                    nxt[key] = mark
+                continue
+            used = key >> _J_SHIFT & 15
+            base = key - (code << _G_SHIFT)
+            for extra in group_table[code] if strict else group_table[code][:1]:
+                if used + extra > jokers:
+                    break
+                new_key = base + (extra << _J_SHIFT)
+                if nxt.get(new_key, -1) < mark | extra:
+                    nxt[new_key] = mark | extra
+        layer = nxt
+        layers.append(nxt)
+    best_key = None
+    best_value = _NEG
+    for key, packed in layer.items():
+        value = packed >> _VALUE_SHIFT
+        used = key >> _J_SHIFT & 15
+        if strict:
+            if used < problem.table_jokers:
+                continue
+            value += (used - problem.table_jokers) * problem.joker_value
+        if value > best_value:
+            best_key, best_value = key, value
+    if best_key is None:
+        return None
+    choices = _choices(contexts, layers, best_key, jokers, strict=strict)
+    return _trace(problem, choices, best_value, strict=strict)
+
+
+@functools.cache
+def _moves(
+    signature: tuple[int, int, int, bool, bool, bool, tuple[int, ...], int, int],
+    cache_key: int,
+    shift: int,
+) -> tuple[tuple[int, int], ...]:
+    """The transitions of one step as (change of the packed state, step number) pairs.
+
+    Only the steps whose group tiles can still be completed into groups are kept.
+    """
+    _, following, after, is_last, may_start, strict, later, min_size, max_size = signature
+    state = cache_key & 0xFF
+    naturals = cache_key >> 8 & 15
+    max_jokers = cache_key >> 12 & 15
+    left = cache_key >> 16 & 15
+    code = cache_key >> 20
+    steps = _steps(state, naturals, max_jokers, left, following, after, is_last, may_start, strict)
+    return tuple(
+        (
+            ((step.new_state - state) << shift)
+            + (step.jokers << _J_SHIFT)
+            + (_G_DELTA[step.group] << _G_SHIFT),
+            number,
+        )
+        for number, step in enumerate(steps)
+        if _group_need(code + _G_DELTA[step.group], later, min_size, max_size) <= left - step.jokers
+    )
+
+
+@functools.cache
+def _group_need(code: int, later: tuple[int, ...], min_size: int, max_size: int) -> int:
+    """The fewest jokers that complete the groups of ``code`` with any tiles of later suits."""
+    best = 99
+    for extra in itertools.product(*(range(cap + 1) for cap in later)):
+        total = code
+        for count in extra:
+            total += _G_DELTA[count]
+        if _counts_of(total) is None:
+            continue
+        options = _group_table(min_size, max_size, 8)[total]
+        if options:
+            best = min(best, options[0])
+    return best
+
+
+def _choices(
+    contexts: Sequence[_Context],
+    parents: Sequence[dict[int, int]],
+    key: int,
+    jokers: int,
+    *,
+    strict: bool,
+) -> list[tuple[int, int, _Step] | int]:
+    """The choice made at every step on the way to ``key``, first step first.
+
+    A suit step's choice is (table tiles there, hand cards there, transition); a group step's
+    is the number of jokers its groups took.
+    """
+    choices: list[tuple[int, int, _Step] | int] = []
+    step_number = len(parents)
+    for back in reversed(parents):
+        step_number -= 1
+        mark = back[key] & _MARK_MASK
+        parent_key = mark >> 14
+        if (step_number + 1) % (SUITS + 1) == 0:
+            choices.append(mark & 0x3FF)
+        else:
+            context = contexts[step_number - step_number // (SUITS + 1)]
+            split, number = mark >> 10 & 15, mark & 0x3FF
+            must_here, use, _, _ = _splits(context, parent_key)[split]
+            state = parent_key >> context.suit * _SUIT_BITS & 0xFF
+            left = jokers - (parent_key >> _J_SHIFT & 15)
+            room = _joker_room(context, parent_key, must_here, use, left, strict=strict)
+            steps = _context_steps(context, state, must_here + use, room, left, strict)
+            choices.append((must_here, use, steps[number]))
+        key = parent_key
+    choices.reverse()
+    return choices
+
+
+def _flags(jokers: int, count: int) -> list[bool]:
+    return [True] * jokers + [False] * (count - jokers)
+
+
+def _trace(  # noqa: PLR0912, PLR0915
+    problem: _Problem, choices: Sequence[tuple[int, int, _Step] | int], value: int, *, strict: bool
+) -> tuple[list[Run], list[Group], list[int], int, int]:
+    """Rebuild the melds from the choices made at every step."""
+    layout = problem.layout
+    positions = len(layout.ranks)
+    # open[suit] = four buckets of runs; a run is [start position, [is_joker...]]
+    buckets: list[list[list[tuple[int, list[bool]]]]] = [[[], [], [], []] for _ in range(SUITS)]
+    runs: list[Run] = []
+    groups: list[Group] = []
+    used = [0] * 52
+    jokers_used = 0
+    index = 0
+    for position in range(positions):
+        rank = layout.ranks[position]
+        group_tiles = [0] * SUITS
+        for suit in range(SUITS):
+            choice = choices[index]
+            index += 1
+            assert isinstance(choice, tuple)
+            must_here, use, step = choice
+            jokers, group, joker_to = step.jokers, step.group, step.joker_to
+            continued, started = step.continued, step.started_jokers
+            used[suit * 13 + rank - 1] += use
+            jokers_used += jokers
+            group_tiles[suit] = group
+            k1, k2, k3, k4 = buckets[suit]
+            naturals = must_here + use
+            tiles = naturals + jokers
+            if strict:
+                # every slot of the runs may hold a joker: give them out in bucket order
+                on_1 = min(jokers, len(k1))
+                on_2 = min(jokers - on_1, len(k2))
+                on_3 = min(jokers - on_1 - on_2, continued)
+                on_4 = 0
+                started = jokers - on_1 - on_2 - on_3
+            else:
+                on_1, on_2, on_3, on_4 = joker_to
+            new1: list[tuple[int, list[bool]]] = []
+            new2: list[tuple[int, list[bool]]] = []
+            new3: list[tuple[int, list[bool]]] = []
+            new4: list[tuple[int, list[bool]]] = []
+
+            for run, is_joker in zip(k1, _flags(on_1, len(k1)), strict=True):
+                run[1].append(is_joker)
+                new2.append(run)
+            for run, is_joker in zip(k2, _flags(on_2, len(k2)), strict=True):
+                run[1].append(is_joker)
+                new3.append(run)
+            for run, is_joker in zip(k4, _flags(on_4, len(k4)), strict=True):
+                run[1].append(is_joker)
+                if is_joker and not strict:
+                    new4.append(run)
+                else:
+                    new3.append(run)
+            flags = _flags(on_3, continued)
+            for number, run in enumerate(k3):
+                if number < continued:
+                    run[1].append(flags[number])
+                    if flags[number] and not strict:
+                        new4.append(run)
+                    else:
+                        new3.append(run)
+                else:
+                    runs.append(Run(suit, run[0], tuple(run[1])))
+            fresh = tiles - len(k1) - len(k2) - len(k4) - continued - group
+            starts = _flags(started, fresh)
+            for is_joker in starts:
+                new1.append((position, [is_joker]))
+            buckets[suit] = [new1, new2, new3, new4]
+        extra = choices[index]
+        index += 1
+        assert isinstance(extra, int)
+        jokers_used += extra
+        if any(group_tiles):
+            order_suits = sorted(range(SUITS), key=lambda suit: -group_tiles[suit])
+            counts = tuple(group_tiles[suit] for suit in order_suits)
+            partition = _group_partitions(counts, extra, problem.min_size, problem.max_group_size)
+            assert partition is not None
+            for members, joker_count in partition:
+                groups.append(
+                    Group(rank, tuple(sorted(order_suits[m] for m in members)), joker_count)
+                )
+    for suit in range(SUITS):
+        for bucket in buckets[suit]:
+            for start, flags_list in bucket:
+                runs.append(Run(suit, start, tuple(flags_list)))
+    hand_used = max(0, jokers_used - problem.table_jokers) if strict else problem.hand_jokers
+    return runs, groups, used, hand_used, value

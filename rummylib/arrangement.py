@@ -1,0 +1,269 @@
+"""The best arrangement of a hand: melds, deadwood, and optionally a discard.
+
+:func:`arrange` splits a hand into disjoint melds plus deadwood so that the deadwood is worth as
+few points as possible, and among those has as few cards as possible. With ``discard=True`` one
+card is set aside first (an Israeli declaration's finishing card, a gin player's discard), chosen
+so that the rest arranges best.
+
+>>> from rummylib import CardPoints, MeldRules, arrange, parse_cards
+>>> best = arrange(parse_cards("7c 7d 7h 8h 9h Ks"), MeldRules(), CardPoints())
+>>> [str(meld) for meld in best.melds], format_cards(best.deadwood), best.deadwood_points
+(['7h 8h 9h'], '7c 7d Ks', 24)
+
+The run melds 24 points and the group only 21, so the run wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import attrs
+
+from rummylib._arrange import (
+    CARD_BITS,
+    JOKER_BIT,
+    ONE_PACK_LIMIT,
+    simple_tables,
+    solve_general,
+    solve_one_joker,
+    solve_simple,
+    solve_simple_copies,
+)
+from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, sort_by_rank
+from rummylib.errors import ConfigurationError, NotationError
+from rummylib.melds import Meld, MeldRules
+from rummylib.scoring import CardPoints
+
+__all__ = ["Arrangement", "arrange", "format_arrangement"]
+
+
+@attrs.frozen
+class Arrangement:
+    """A hand split into melds and deadwood (and a discard set aside, if one was asked for).
+
+    Build one with :func:`arrange`. The fields are plain tuples so that arrangements compare and
+    hash as values.
+
+    Attributes:
+        melds: the melds, each with the reading of its jokers; ordered by their lowest natural
+            card (:attr:`~rummylib.cards.Card.index` order).
+        deadwood: the cards left outside melds, by :attr:`~rummylib.cards.Card.index` (jokers
+            last).
+        deadwood_points: the points of the deadwood (each card at its value in hand).
+        discard: the card set aside by ``arrange(..., discard=True)``, else ``None``.
+
+    >>> best = arrange(parse_cards("Ah 2h 3h 4h Kd"), MeldRules(), CardPoints(), discard=True)
+    >>> [str(meld) for meld in best.melds], best.deadwood, best.discard, best.is_complete
+    (['Ah 2h 3h 4h'], (), Card.parse('Kd'), True)
+    """
+
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    discard: Card | None = None
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every card but the discard is melded, leaving no deadwood card at all.
+
+        Not the same as zero deadwood points, since a joker may be worth 0.
+
+        >>> arrange(parse_cards("7c 7d 7h *"), MeldRules(), CardPoints()).is_complete
+        True
+        >>> arrange(parse_cards("7c 7d *"), MeldRules(min_naturals=3), CardPoints()).is_complete
+        False
+        """
+        return not self.deadwood
+
+    @property
+    def deadwood_count(self) -> int:
+        """How many cards are left outside melds.
+
+        >>> arrange(parse_cards("7c 7d 7h 2s *"), MeldRules(), CardPoints()).deadwood_count
+        1
+        """
+        return len(self.deadwood)
+
+
+def _bad_card(hand: Iterable[object]) -> NotationError:
+    for card in hand:
+        if not isinstance(card, Card):
+            return NotationError(f"bad card {card!r}: expected a Card")
+    return NotationError("bad hand: expected an iterable of Card")  # pragma: no cover
+
+
+def arrange(  # noqa: PLR0912  (input checks, then the fast paths before the general one)
+    hand: Iterable[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    *,
+    discard: bool = False,
+    can_discard: Callable[[Card], bool] | None = None,
+) -> Arrangement:
+    """Split a hand into melds and deadwood, as well as possible.
+
+    The arrangement minimises the deadwood points, then the number of deadwood cards. Every
+    meld is a legal reading under ``rules`` (jokers included), the melds are disjoint, and the
+    melds, the deadwood and the discard hold exactly the cards of ``hand``. Deadwood cards count
+    at their value in hand (:attr:`CardPoints.values <rummylib.scoring.CardPoints.values>`).
+
+    The answer is exact for any hand: any size, duplicate cards from several packs, any number
+    of jokers, every :class:`~rummylib.melds.MeldRules` setting.
+
+    Ties are broken deterministically: the result depends only on the hand as a multiset (not
+    on the order of its cards), the rules and the points. Among equally good arrangements the
+    solver keeps the first it finds; with a discard, it sets aside one of the heaviest allowed
+    cards that the chosen melds leave.
+
+    Args:
+        hand: the cards, in any order.
+        rules: what counts as a meld.
+        points: what each card is worth.
+        discard: set one card aside first (not counted in the deadwood), chosen so that the
+            remaining cards arrange best; it is returned as :attr:`Arrangement.discard`.
+        can_discard: which cards may be the discard (``None``: any card). Israeli rules:
+            ``lambda card: not card.is_joker``.
+
+    Returns:
+        The best arrangement.
+
+    Raises:
+        NotationError: an item of ``hand`` is not a :class:`~rummylib.cards.Card`.
+        ConfigurationError: ``rules`` or ``points`` has the wrong type, or ``discard`` is set
+            but the hand is empty or ``can_discard`` allows none of its cards.
+
+    >>> gin = MeldRules(ace="low")
+    >>> best = arrange(parse_cards("As 2s 3s 7c 7d 7h Kd Qh 9c 5d"), gin, CardPoints())
+    >>> print(format_arrangement(best))
+    7c 7d 7h | As 2s 3s | deadwood 5d 9c Qh Kd (34 points)
+    >>> hand = parse_cards("2d 2s As 4c 4d 4h 5c 5d 6c 6d 6h")
+    >>> print(format_arrangement(arrange(hand, gin, CardPoints(), discard=True)))
+    4c 5c 6c | 4d 5d 6d | deadwood As 2d 2s 4h (9 points) | discard 6h
+    >>> israeli = MeldRules(joker_beside_ace=False)
+    >>> hand = parse_cards("Ah 2h 3h * 9s 9d 9c Jc Qc Kc 5d 6d 7d 2s")
+    >>> best = arrange(
+    ...     hand, israeli, CardPoints(), discard=True, can_discard=lambda c: not c.is_joker
+    ... )
+    >>> best.is_complete, best.discard
+    (True, Card.parse('2s'))
+    >>> arrange([], gin, CardPoints(), discard=True)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: cannot discard from an empty hand
+    """
+    if not isinstance(rules, MeldRules):
+        msg = f"rules must be a MeldRules, not {rules!r}"
+        raise ConfigurationError(msg)
+    if not isinstance(points, CardPoints):
+        msg = f"points must be a CardPoints, not {points!r}"
+        raise ConfigurationError(msg)
+    if can_discard is not None and not callable(can_discard):
+        msg = f"can_discard must be a function of a card, or None, not {can_discard!r}"
+        raise ConfigurationError(msg)
+    cards = hand if type(hand) is tuple else tuple(hand)
+    total = 0
+    bits = CARD_BITS
+    try:
+        for card in cards:
+            total += bits[card.index]
+    except (AttributeError, TypeError, IndexError):
+        raise _bad_card(cards) from None
+    if (
+        total < ONE_PACK_LIMIT  # no jokers
+        and total.bit_count() == len(cards)  # and no duplicates
+        and (
+            not discard
+            or (can_discard is None and cards)
+            or (can_discard is not None and _all_allowed(cards, can_discard))
+        )
+    ):
+        # The fast table-driven solver (most hands of most games).
+        result = solve_simple(total, simple_tables(rules, points), discard)
+        if result is not None:
+            return Arrangement(*result)
+    if discard and not cards:
+        msg = "cannot discard from an empty hand"
+        raise ConfigurationError(msg)
+    naturals = total - JOKER_BIT
+    if (
+        0 <= naturals < ONE_PACK_LIMIT  # exactly one joker
+        and naturals.bit_count() == len(cards) - 1  # and distinct natural cards
+        and (
+            not discard
+            or (can_discard is None and len(cards) > 1)
+            or (can_discard is not None and _all_natural_allowed(cards, can_discard))
+        )
+    ):
+        joker_discard = discard and (can_discard is None or bool(can_discard(JOKER)))
+        tables = simple_tables(rules, points)
+        result = solve_one_joker(naturals, rules, points, tables, discard, joker_discard)
+        if result is not None:
+            return Arrangement(*result)
+    counts: dict[int, int] = {}
+    joker_count = 0
+    for card in cards:
+        if not isinstance(card, Card):
+            raise _bad_card(cards)
+        index = card.index
+        if index == JOKER_INDEX:
+            joker_count += 1
+        else:
+            counts[index] = counts.get(index, 0) + 1
+    if not joker_count and (not discard or can_discard is None or _all_allowed(cards, can_discard)):
+        # Duplicates, but maybe none that can meld: then the copies are plain deadwood.
+        present = sum(1 << index for index in counts)
+        extra = tuple(CARDS[index] for index, count in counts.items() for _ in range(count - 1))
+        tables = simple_tables(rules, points)
+        result = solve_simple_copies(present, extra, tables, points, discard)
+        if result is not None:
+            return Arrangement(*result)
+    allowed = None
+    if discard:
+        allowed = _allowed(counts, joker_count, can_discard)
+    return Arrangement(*solve_general(counts, joker_count, rules, points, allowed))
+
+
+def _all_allowed(cards: tuple[Card, ...], can_discard: Callable[[Card], bool]) -> bool:
+    return bool(cards) and all(can_discard(card) for card in cards)
+
+
+def _all_natural_allowed(cards: tuple[Card, ...], can_discard: Callable[[Card], bool]) -> bool:
+    naturals = [card for card in cards if card.index != JOKER_INDEX]
+    return bool(naturals) and all(can_discard(card) for card in naturals)
+
+
+def _allowed(
+    counts: dict[int, int], joker_count: int, can_discard: Callable[[Card], bool] | None
+) -> set[int]:
+    """The indexes of the cards that may be discarded (52: the joker)."""
+    held = [*counts, *([JOKER_INDEX] if joker_count else [])]
+    allowed = {index for index in held if can_discard is None or can_discard(CARDS[index])}
+    if not allowed:
+        present = format_cards(CARDS[index] for index in sorted(held))
+        msg = f"cannot discard: can_discard allows none of {present}"
+        raise ConfigurationError(msg)
+    return allowed
+
+
+def format_arrangement(arrangement: Arrangement) -> str:
+    """One line for an arrangement: the melds, the deadwood and its points, the discard.
+
+    Melds are separated by ``|`` and written with their jokers' readings (``*=3h``); the
+    deadwood is sorted by rank ("777" order).
+
+    >>> best = arrange(parse_cards("Ah 2h * 9c 8d Kd"), MeldRules(), CardPoints(), discard=True)
+    >>> print(format_arrangement(best))
+    Ah 2h *=3h | deadwood 8d 9c (17 points) | discard Kd
+    >>> print(format_arrangement(arrange(parse_cards("7c 7d 7h"), MeldRules(), CardPoints())))
+    7c 7d 7h | no deadwood
+    """
+    parts = [str(meld) for meld in arrangement.melds]
+    if arrangement.deadwood:
+        plural = "point" if arrangement.deadwood_points == 1 else "points"
+        deadwood = format_cards(sort_by_rank(arrangement.deadwood))
+        parts.append(f"deadwood {deadwood} ({arrangement.deadwood_points} {plural})")
+    else:
+        parts.append("no deadwood")
+    if arrangement.discard is not None:
+        parts.append(f"discard {arrangement.discard}")
+    return " | ".join(parts)

@@ -1,0 +1,174 @@
+"""Players that choose moves from an :class:`~rummylib.views.Observation` alone.
+
+A bot sees only what its seat may see, so it cannot cheat. :func:`play` runs a match to the
+end with one bot per seat.
+
+>>> from rummylib import new_game
+>>> from rummylib.bots import GreedyBot, play
+>>> final = play(new_game("rummy71", players=3, seed=2), [GreedyBot()] * 3)
+>>> final.is_over, len(final.result.winners)
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from rummylib.actions import (
+    Action,
+    DeclareRummy,
+    DeclineRebuy,
+    Discard,
+    DrawStock,
+    GiveUp,
+    Rebuy,
+    ShowMelds,
+    TakeDiscard,
+    TakeOpenCard,
+)
+from rummylib.arrangement import arrange
+from rummylib.cards import Card
+from rummylib.errors import ConfigurationError
+from rummylib.state import GameState
+from rummylib.views import Observation
+
+__all__ = ["Bot", "GreedyBot", "RandomBot", "play"]
+
+
+class Bot(Protocol):
+    """Anything with a ``choose`` method that picks one of the observation's legal actions."""
+
+    def choose(self, observation: Observation) -> Action:
+        """Pick a move."""
+        ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions, with its own seeded generator.
+
+    >>> from rummylib.bots import RandomBot
+    >>> bot = RandomBot(seed=1)
+    >>> bot.choose(new_game("rummy101", players=2, seed=3).observation(0))
+    DrawStock(player=0)
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, observation: Observation) -> Action:
+        """A uniformly random legal action."""
+        actions = observation.legal_actions
+        if not actions:
+            msg = f"p{observation.player + 1} has no legal action now"
+            raise ConfigurationError(msg)
+        return self._random.choice(actions)
+
+
+class GreedyBot:
+    """Keeps its best melds, throws its worst deadwood, declares as soon as it can.
+
+    It takes a face-up card only when that lowers the deadwood it can reach after its discard,
+    always buys back in, and shows its best melds after someone declares.
+
+    >>> from rummylib.bots import GreedyBot
+    >>> observation = new_game("rummy101", players=2, seed=3).observation(0)
+    >>> format_cards(sort_by_suit(observation.hand)), observation.open_card
+    ('4c Tc Qc 2d 3d 6d 6d 2h 6h 7h As 8s 9s', Card.parse('*'))
+    >>> GreedyBot().choose(observation)  # the open card is a joker
+    TakeOpenCard(player=0)
+    """
+
+    def choose(self, observation: Observation) -> Action:
+        """The greedy move for this observation."""
+        actions = observation.legal_actions
+        if not actions:
+            msg = f"p{observation.player + 1} has no legal action now"
+            raise ConfigurationError(msg)
+        suggested = observation.variant.greedy_action(observation)
+        if suggested is not None:
+            return suggested
+        for action in actions:
+            if isinstance(action, DeclareRummy):
+                return action
+        kinds = {type(action) for action in actions}
+        if DrawStock in kinds:
+            return self._draw(observation, actions)
+        if Discard in kinds:
+            return self._discard(observation, actions)
+        for preferred in (ShowMelds, Rebuy, GiveUp, DeclineRebuy):
+            for action in actions:
+                if isinstance(action, preferred):
+                    return action
+        return actions[0]
+
+    def _deadwood_after_discard(self, observation: Observation, hand: Sequence[Card]) -> int:
+        variant = observation.variant
+        best = arrange(
+            hand,
+            variant.meld_rules,
+            variant.card_points,
+            discard=True,
+            can_discard=lambda card: not card.is_joker,
+        )
+        return best.deadwood_points
+
+    def _draw(self, observation: Observation, actions: Sequence[Action]) -> Action:
+        variant = observation.variant
+        hand = observation.hand
+        now = arrange(hand, variant.meld_rules, variant.card_points).deadwood_points
+        best: tuple[int, Action] | None = None
+        for action in actions:
+            if isinstance(action, TakeOpenCard) and observation.open_card is not None:
+                card = observation.open_card
+            elif isinstance(action, TakeDiscard) and observation.discard_top is not None:
+                card = observation.discard_top
+            else:
+                continue
+            after = self._deadwood_after_discard(observation, (*hand, card))
+            if after < now and (best is None or after < best[0]):
+                best = (after, action)
+        if best is not None:
+            return best[1]
+        return next(action for action in actions if isinstance(action, DrawStock))
+
+    def _discard(self, observation: Observation, actions: Sequence[Action]) -> Action:
+        variant = observation.variant
+        allowed = {action.card: action for action in actions if isinstance(action, Discard)}
+        best = arrange(
+            observation.hand,
+            variant.meld_rules,
+            variant.card_points,
+            discard=True,
+            can_discard=allowed.__contains__,
+        )
+        assert best.discard is not None
+        return allowed[best.discard]
+
+
+def play(
+    state: GameState,
+    bots: Sequence[Bot] | Mapping[int, Bot],
+    *,
+    max_actions: int | None = None,
+) -> GameState:
+    """Let the bots play from ``state`` until the match ends (or ``max_actions`` actions).
+
+    When several players may act, the first in :attr:`~rummylib.state.GameState.to_act`
+    moves first.
+
+    Raises:
+        ConfigurationError: a seat has no bot.
+    """
+    count = 0
+    while not state.is_over and (max_actions is None or count < max_actions):
+        player = state.to_act[0]
+        try:
+            bot = bots[player]
+        except (IndexError, KeyError):
+            msg = f"no bot for p{player + 1}"
+            raise ConfigurationError(msg) from None
+        state = state.apply(bot.choose(state.observation(player)))
+        count += 1
+    return state

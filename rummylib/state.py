@@ -1,0 +1,477 @@
+"""The game engine: immutable states, checked actions, observations, saved games.
+
+A :class:`GameState` is a value. :meth:`GameState.apply` returns the next state and never
+changes the old one; an illegal action raises :class:`~rummylib.errors.IllegalActionError`
+and changes nothing. The engine knows phases, turns, cards and scores; each variant supplies
+its rules through the hooks of :class:`~rummylib.variants.base.Variant`.
+
+>>> from rummylib import new_game
+>>> state = new_game("rummy101", players=3, seed=1)
+>>> state.phase, state.current_player, [len(hand) for hand in state.hands]
+(<Phase.DRAW: 'draw'>, 0, [13, 13, 13])
+>>> state.apply(state.legal_actions()[0]).phase
+<Phase.PLAY: 'play'>
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from rummylib.actions import ACTION_TYPES, Action
+from rummylib.cards import Card, parse_cards
+from rummylib.errors import ConfigurationError, IllegalActionError
+from rummylib.melds import Meld
+from rummylib.scoring import DealResult, MatchResult
+from rummylib.variants.base import Phase, TurnClock, Variant
+
+if TYPE_CHECKING:
+    from rummylib.views import Observation
+
+_set = object.__setattr__
+_ACTION_CLASSES: Final = tuple(ACTION_TYPES.values())
+
+__all__ = ["ActionLog", "GameState", "MatchInfo", "Phase", "new_game"]
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class ActionLog:
+    """One action of a match's history, linked to the actions before it.
+
+    Appending is O(1) and every state shares its predecessor's log, so a long match costs
+    nothing per action; :attr:`GameState.history` reads it as a tuple.
+    """
+
+    previous: ActionLog | None
+    action: Action
+    length: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        _set(self, "length", 1 + (self.previous.length if self.previous else 0))
+
+    def actions(self) -> tuple[Action, ...]:
+        """Every action, oldest first."""
+        items: list[Action] = []
+        node: ActionLog | None = self
+        while node is not None:
+            items.append(node.action)
+            node = node.previous
+        items.reverse()
+        return tuple(items)
+
+
+def _same_log(first: ActionLog | None, second: ActionLog | None) -> bool:
+    if first is second:
+        return True
+    if first is None or second is None or first.length != second.length:
+        return False
+    return first.actions() == second.actions()
+
+
+@attrs.frozen(kw_only=True)
+class MatchInfo:
+    """The parts of a state that change at most once a deal.
+
+    They are kept apart so that a turn copies little; read them through the
+    :class:`GameState` attributes of the same names.
+    """
+
+    variant: Variant
+    seed: int
+    deck: tuple[Card, ...] | None = None
+    player_count: int
+    scores: tuple[int, ...]
+    players_in: tuple[int, ...]
+    deal_number: int = 1
+    dealer: int = 0
+    multiplier: int = 1
+    pot: int = 0
+    deal_results: tuple[DealResult, ...] = ()
+    result: MatchResult | None = None
+    shuffle_count: int = 0
+
+
+_MATCH_FIELDS: Final = frozenset(field.name for field in attrs.fields(MatchInfo))
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class GameState:
+    """One moment of a match. Immutable: every change makes a new state.
+
+    Attributes:
+        match: the match-level facts (variant, seed, scores, pot, …), also readable directly
+            as the attributes below.
+        phase: what the game waits for.
+        current_player: whose turn it is, or ``None`` (votes, windows, the end).
+        to_act: every player who may act now.
+        hands: each player's cards, in the order received.
+        stock: the stock, top card first.
+        discard_pile: the discard pile, top card last.
+        open_card: the Israeli open card while it can be taken or lies dead, else ``None``.
+        table: the melds on the table.
+        log: every action applied in the match, host events included, as a persistent
+            list (each state shares its predecessor's); read it as :attr:`history`.
+        detail: the variant's own bookkeeping (a frozen record defined by the variant).
+    """
+
+    match: MatchInfo
+    phase: Phase
+    current_player: int | None = None
+    to_act: tuple[int, ...] = ()
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...] = ()
+    discard_pile: tuple[Card, ...] = ()
+    open_card: Card | None = None
+    table: tuple[Meld, ...] = ()
+    log: ActionLog | None = attrs.field(
+        default=None, eq=attrs.cmp_using(eq=_same_log), hash=False, repr=False
+    )
+    detail: Any = None
+    _legal: dict[int, tuple[Action, ...]] = attrs.field(
+        factory=dict, init=False, eq=False, hash=False
+    )
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied in the match, host events included, oldest first."""
+        return () if self.log is None else self.log.actions()
+
+    @property
+    def variant(self) -> Variant:
+        """The variant and its table settings."""
+        return self.match.variant
+
+    @property
+    def seed(self) -> int:
+        """The seed every shuffle of the match derives from (never shown to players)."""
+        return self.match.seed
+
+    @property
+    def deck(self) -> tuple[Card, ...] | None:
+        """The stacked first-deal deck, if one was given to :func:`new_game`."""
+        return self.match.deck
+
+    @property
+    def player_count(self) -> int:
+        """Seats at the table, numbered 0…n−1 in playing order."""
+        return self.match.player_count
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Match totals, per player."""
+        return self.match.scores
+
+    @property
+    def players_in(self) -> tuple[int, ...]:
+        """Players still in the match, in seat order."""
+        return self.match.players_in
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal of the match."""
+        return self.match.deal_number
+
+    @property
+    def dealer(self) -> int:
+        """Who dealt the current deal."""
+        return self.match.dealer
+
+    @property
+    def multiplier(self) -> int:
+        """The deal multiplier."""
+        return self.match.multiplier
+
+    @property
+    def pot(self) -> int:
+        """The money in the pot."""
+        return self.match.pot
+
+    @property
+    def deal_results(self) -> tuple[DealResult, ...]:
+        """The score record of every finished deal."""
+        return self.match.deal_results
+
+    @property
+    def result(self) -> MatchResult | None:
+        """How the match ended, once it has."""
+        return self.match.result
+
+    @property
+    def shuffle_count(self) -> int:
+        """How many shuffles the match has had (each derives from the seed)."""
+        return self.match.shuffle_count
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended.
+
+        >>> new_game("rummy71", players=2, seed=3).is_over
+        False
+        """
+        return self.result is not None
+
+    def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
+        """The legal actions of ``player`` (default: of everyone in :attr:`to_act`).
+
+        The order is canonical (deterministic). Every listed action is legal; for actions
+        that carry no melds, ``action in state.legal_actions()`` exactly when
+        ``state.is_legal(action)``.
+
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> state.legal_actions(1)
+        ()
+        """
+        if player is None:
+            return tuple(action for actor in self.to_act for action in self.legal_actions(actor))
+        cached = self._legal.get(player)
+        if cached is None:
+            cached = self.variant.legal_actions(self, player) if player in self.to_act else ()
+            self._legal[player] = cached
+        return cached
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`~rummylib.errors.IllegalActionError` unless ``action`` is legal now.
+
+        >>> from rummylib.actions import Discard
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> state.verify(Discard(player=0, card=state.hands[0][0]))
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.IllegalActionError: p1 must take a card first
+        """
+        if not isinstance(action, _ACTION_CLASSES):
+            msg = f"not an action: {action!r}"
+            raise IllegalActionError(msg)
+        if self.result is not None:
+            msg = "the match is over"
+            raise IllegalActionError(msg)
+        if action.player >= self.player_count:
+            msg = f"there is no player p{action.player + 1} at this {self.player_count}-seat table"
+            raise IllegalActionError(msg)
+        self.variant.verify(self, action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`verify` accepts ``action``.
+
+        >>> from rummylib.actions import DrawStock
+        >>> new_game("rummy101", players=2, seed=5).is_legal(DrawStock(player=0))
+        True
+        """
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> GameState:
+        """The state after ``action``; this state is left unchanged.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the message says why.
+        """
+        self.verify(action)
+        after = self.variant.apply(self, action)
+        if after is self:  # pragma: no cover  (every action changes something)
+            after = self.replace()
+        # `after` is new and not yet seen by anyone: record the action in place.
+        _set(after, "log", ActionLog(previous=self.log, action=action))
+        return after
+
+    def auto_action(self) -> Action:
+        """The move the engine makes for a player who cannot act (e.g. disconnected).
+
+        >>> new_game("rummy101", players=2, seed=5).auto_action()
+        DrawStock(player=0)
+        """
+        if self.result is not None:
+            msg = "the match is over"
+            raise IllegalActionError(msg)
+        return self.variant.auto_action(self)
+
+    def turn_clock(self) -> TurnClock | None:
+        """How long the players who must act now have, or ``None`` where no clock runs.
+
+        The library keeps no time: the host does, and reports a
+        :class:`~rummylib.actions.TimeExpired` when a clock runs out.
+
+        >>> new_game("rummy101", players=2, seed=5).turn_clock().seconds
+        60
+        """
+        if self.result is not None:
+            return None
+        return self.variant.turn_clock(self)
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may see: never another hand, the stock order or the seed.
+
+        >>> observation = new_game("rummy101", players=2, seed=5).observation(1)
+        >>> len(observation.hand), observation.hand_sizes, observation.stock_size
+        (13, (13, 13), 81)
+        """
+        from rummylib.views import observe  # noqa: PLC0415  (views imports state)
+
+        return observe(self, player)
+
+    # -- changing (for variants) ---------------------------------------------------------------
+
+    def replace(self, **changes: Any) -> GameState:
+        """A copy with some fields changed; for variant hooks (states are immutable).
+
+        Match-level names (``scores``, ``pot``, …) are accepted too.
+
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> state.replace(pot=10).pot, state.pot
+        (10, 2)
+        """
+        match_changes = {name: changes.pop(name) for name in _MATCH_FIELDS & changes.keys()}
+        if match_changes:
+            changes["match"] = attrs.evolve(self.match, **match_changes)
+        unknown = changes.keys() - _STATE_FIELDS
+        if unknown:
+            msg = f"GameState has no field {sorted(unknown)[0]!r}"
+            raise TypeError(msg)
+        new = object.__new__(GameState)
+        for name in _STATE_FIELDS:
+            _set(new, name, changes[name] if name in changes else getattr(self, name))
+        _set(new, "_legal", {})
+        return new
+
+    def all_cards(self) -> Counter[Card]:
+        """Every card in the match, wherever it is (hands, stock, pile, open card, table).
+
+        >>> new_game("rummy101", players=4, seed=2).all_cards().total()
+        108
+        """
+        cards: Counter[Card] = Counter(self.stock)
+        for hand in self.hands:
+            cards.update(hand)
+        cards.update(self.discard_pile)
+        if self.open_card is not None:
+            cards[self.open_card] += 1
+        for meld in self.table:
+            cards.update(meld.cards)
+        extra = getattr(self.detail, "cards_aside", ())
+        cards.update(extra)
+        return cards
+
+    # -- saved games ---------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The match as JSON: its set-up, every action, and a snapshot of where it stands.
+
+        :meth:`from_json` replays the actions and checks the snapshot, so the round trip is
+        exact. The text contains the seed and every hand: it is for the host, not players.
+
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> GameState.from_json(state.to_json()) == state
+        True
+        """
+        from rummylib._record import dump  # noqa: PLC0415  (the codec imports this module)
+
+        return dump(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        """Load a game saved by :meth:`to_json`.
+
+        Nothing in the text is executed. The actions are replayed through the rules, and the
+        result must agree with the snapshot.
+
+        >>> GameState.from_json('{"format": "chess"}')
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.RummyError: bad saved game: format must be 'rummylib-game', not 'chess'
+
+        Raises:
+            RummyError: the text is not a saved game, or it is inconsistent.
+        """
+        from rummylib._record import load  # noqa: PLC0415
+
+        return load(text)
+
+    def __repr__(self) -> str:
+        hands = " | ".join(str(len(hand)) for hand in self.hands)
+        return (
+            f"<GameState {self.variant.name} deal {self.deal_number} {self.phase.value} "
+            f"to act {self.to_act} hands {hands} stock {len(self.stock)}>"
+        )
+
+
+_STATE_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState) if field.init)
+
+
+def new_game(
+    variant: Variant | str,
+    *,
+    players: int,
+    seed: int | None = None,
+    deck: Sequence[Card] | str | None = None,
+) -> GameState:
+    """Start a match.
+
+    Args:
+        variant: a :class:`~rummylib.variants.base.Variant` or a registered name.
+        players: how many players; seats are 0…n−1 and player 0 plays first.
+        seed: makes every shuffle of the match reproducible; ``None`` draws one from
+            :mod:`secrets`.
+        deck: stacks the first deal: cards are dealt one at a time from the front, round-robin
+            from player 0, then any face-up card the variant turns; the rest is the stock, top
+            first. It must be exactly the variant's deck for that many players, in any order.
+
+    >>> state = new_game("rummy71", players=2, seed=11)
+    >>> state.deal_number, state.multiplier, state.pot
+    (1, 2, 2)
+    >>> new_game("rummy71", players=9)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: rummy71 is for 2 to 6 players, not 9
+
+    Raises:
+        UnknownVariantError: the name is not registered.
+        ConfigurationError: a bad player count, seed or deck.
+    """
+    from rummylib.variants import get_variant  # noqa: PLC0415  (variants import the engine)
+
+    if isinstance(variant, str):
+        variant = get_variant(variant)
+    if not isinstance(variant, Variant):
+        msg = f"not a variant: {variant!r}"
+        raise ConfigurationError(msg)
+    players = variant.check_players(players)
+    if seed is None:
+        seed = secrets.randbits(64)
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        msg = f"seed must be a whole number, not {seed!r}"
+        raise ConfigurationError(msg)
+    stacked: tuple[Card, ...] | None = None
+    if deck is not None:
+        stacked = parse_cards(deck) if isinstance(deck, str) else tuple(deck)
+        expected = Counter(variant.deck_for(players))
+        given = Counter(stacked)
+        if given != expected:
+            extra = sorted((given - expected).elements(), key=lambda card: card.index)
+            missing = sorted((expected - given).elements(), key=lambda card: card.index)
+            msg = (
+                f"the stacked deck must be the {variant.name} deck for {players} players "
+                f"({sum(expected.values())} cards); extra: "
+                f"{' '.join(map(str, extra)) or 'none'}; missing: "
+                f"{' '.join(map(str, missing)) or 'none'}"
+            )
+            raise ConfigurationError(msg)
+    match = MatchInfo(
+        variant=variant,
+        seed=seed,
+        deck=stacked,
+        player_count=players,
+        scores=(0,) * players,
+        players_in=tuple(range(players)),
+        dealer=players - 1,
+    )
+    state = GameState(match=match, phase=Phase.DRAW, hands=((),) * players)
+    return variant.start(state)

@@ -1,0 +1,1189 @@
+"""Carousel: manipulation knock rummy with a shared table (RULES.md section 2).
+
+Ten cards each, no discard pile. A turn is: draw a card, then optionally make one **meld
+action**; without one, draw a second card and optionally meld; without one again, draw a third
+card and stop. All melds on the table belong to everyone, and a meld action may rearrange the
+whole table as long as at least one card from the hand joins it, no table card goes back to a
+hand, every meld is legal, and every table joker keeps the card it was declared as (unless the
+natural card it names takes its place, and then the joker is placed again at once). A player
+holding at most five points may knock; going out or a knock ends the deal at once, and the
+lowest count wins the difference to every other player.
+
+A meld action is a :class:`~rummylib.actions.Rearrange` carrying the complete new table:
+
+>>> from rummylib.actions import DrawStock, Rearrange
+>>> deck = carousel_deck(
+...     ["5h 6h 7h 8c 9c Kd Kc 2s 3s 4s", "Ah Ad Qs Js 9d 9h 3c 4c 6c Tc"], stock="5c *"
+... )
+>>> state = new_game("carousel", players=2, seed=0, deck=deck)
+>>> state = state.apply(DrawStock(player=0))
+>>> run = parse_meld("5h 6h 7h", state.variant.meld_rules)
+>>> state = state.apply(Rearrange(player=0, table=[run]))
+>>> [str(meld) for meld in state.table], state.current_player
+(['5h 6h 7h'], 1)
+
+:func:`best_play` finds the meld action that plays the most cards (or points) from a hand,
+rearranging the table as needed; :class:`~rummylib.bots.GreedyBot` plays with it.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Final
+
+import attrs
+
+from rummylib import _table_solver
+from rummylib.actions import Action, DrawStock, Knock, Pass, Rearrange
+from rummylib.cards import CARDS, JOKER, Card, format_cards, make_deck, parse_cards
+from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
+from rummylib.melds import AceRule, Meld, MeldKind, MeldRules
+from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.variants.base import (
+    Phase,
+    Variant,
+    deal_cards,
+    next_player,
+    read_choice,
+    remove_cards,
+    shuffled,
+    whole,
+)
+
+if TYPE_CHECKING:
+    from rummylib.state import GameState
+    from rummylib.views import Observation
+
+__all__ = [
+    "Carousel",
+    "CarouselDetail",
+    "JokerReplacementSource",
+    "KnockTieAward",
+    "KnockTiming",
+    "OnStockExhausted",
+    "Play",
+    "TieAward",
+    "best_play",
+    "carousel_deck",
+    "hand_melds",
+]
+
+#: Cards each player is dealt (rule 2.2).
+HAND_SIZE: Final = 10
+#: Draws a turn may take before it stops (rules 2.6–2.8).
+MAX_DRAWS: Final = 3
+
+
+class KnockTiming(enum.Enum):
+    """When in their own turn a player may knock (rule 2.11).
+
+    >>> KnockTiming("after_draw")
+    <KnockTiming.AFTER_DRAW: 'after_draw'>
+    """
+
+    #: Before the first draw, after any draw, and right after the meld action or third draw.
+    ANY_TIME_IN_TURN = "any_time_in_turn"
+    #: Only before the first draw of the turn.
+    START_OF_TURN = "start_of_turn"
+    #: Only once the player has drawn this turn (the moment after the meld action or the third
+    #: draw included).
+    AFTER_DRAW = "after_draw"
+
+
+class JokerReplacementSource(enum.Enum):
+    """Where the natural card that takes a table joker's place may come from (rule 2.10).
+
+    >>> JokerReplacementSource("hand_only")
+    <JokerReplacementSource.HAND_ONLY: 'hand_only'>
+    """
+
+    #: From the hand, or from elsewhere on the table.
+    HAND_OR_TABLE = "hand_or_table"
+    #: Only from the hand of the player making the meld action.
+    HAND_ONLY = "hand_only"
+
+
+class OnStockExhausted(enum.Enum):
+    """What happens when the stock runs out and nobody has knocked (rule 2.13).
+
+    >>> OnStockExhausted("final_meld_turn")
+    <OnStockExhausted.FINAL_MELD_TURN: 'final_meld_turn'>
+    """
+
+    #: Every player, the one who took the last card included, gets one more turn in which
+    #: they may make a meld action (no drawing); then the deal is scored.
+    FINAL_MELD_TURN = "final_meld_turn"
+
+
+class KnockTieAward(enum.Enum):
+    """What players who tie with the knocker score (rule 2.17).
+
+    >>> KnockTieAward("split")
+    <KnockTieAward.SPLIT: 'split'>
+    """
+
+    #: Each of them scores as if they had won alone, +10 each.
+    EACH_FULL = "each_full"
+    #: They share one winner's score (bonus included), rounded down.
+    SPLIT = "split"
+
+
+class TieAward(enum.Enum):
+    """What players who tie for the lowest count score, the knocker not involved (2.17).
+
+    RULES.md names only ``"each_full"``; ``"split"`` is offered as the same choice as
+    :class:`KnockTieAward` gives.
+
+    >>> TieAward("each_full")
+    <TieAward.EACH_FULL: 'each_full'>
+    """
+
+    #: Each tied player scores as a winner.
+    EACH_FULL = "each_full"
+    #: The tied players share one winner's score, rounded down.
+    SPLIT = "split"
+
+
+def _to_knock_timing(value: object) -> KnockTiming:
+    return read_choice(KnockTiming, value)
+
+
+def _to_joker_replacement_source(value: object) -> JokerReplacementSource:
+    return read_choice(JokerReplacementSource, value)
+
+
+def _to_on_stock_exhausted(value: object) -> OnStockExhausted:
+    return read_choice(OnStockExhausted, value)
+
+
+def _to_knock_tie_award(value: object) -> KnockTieAward:
+    return read_choice(KnockTieAward, value)
+
+
+def _to_tie_award(value: object) -> TieAward:
+    return read_choice(TieAward, value)
+
+
+@attrs.frozen(kw_only=True)
+class CarouselDetail:
+    """Carousel's own bookkeeping inside a :class:`~rummylib.state.GameState`.
+
+    Attributes:
+        draws: cards the current player has drawn this turn (0 to 3).
+        final_turns: during the final meld turns (rule 2.13), the players still to take theirs,
+            the current player first; empty otherwise.
+        deals_won: per player, the deals won so far in the match (rule 2.18).
+
+    >>> CarouselDetail().draws
+    0
+    """
+
+    draws: int = 0
+    final_turns: tuple[int, ...] = ()
+    deals_won: tuple[int, ...] = ()
+
+
+def _name(player: int) -> str:
+    return f"p{player + 1}"
+
+
+def _illegal(message: str) -> IllegalActionError:
+    return IllegalActionError(message)
+
+
+def _cards_of(melds: Iterable[Meld]) -> Counter[Card]:
+    counts: Counter[Card] = Counter()
+    for meld in melds:
+        counts.update(meld.cards)
+    return counts
+
+
+def _joker_identities(melds: Iterable[Meld]) -> Counter[Card]:
+    identities: Counter[Card] = Counter()
+    for meld in melds:
+        for card, stands in zip(meld.cards, meld.stands_for, strict=True):
+            if card.is_joker:
+                identities[stands] += 1
+    return identities
+
+
+def _sorted(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=lambda card: card.index)
+
+
+def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None = None) -> str:
+    """A stacked Carousel deck for :func:`~rummylib.state.new_game`: these hands, then this stock.
+
+    The hands are dealt one card at a time round-robin from player 0, as ``new_game`` deals a
+    stacked deck; ``stock`` gives the top of the stock, and the rest of the deck follows in
+    canonical order. Useful in tests and examples.
+
+    >>> deck = carousel_deck(["Ah 2h 3h 4h 5h 6h 7h 8h 9h Th", "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc"])
+    >>> state = new_game("carousel", players=2, seed=0, deck=deck)
+    >>> format_cards(state.hands[1][:3]), len(state.stock)
+    ('Ac 2c 3c', 33)
+
+    Raises:
+        ConfigurationError: a hand does not hold ten cards, or the cards are not in the deck.
+    """
+    count = len(hands) if players is None else players
+    parsed = [parse_cards(hand) for hand in hands]
+    parsed += [()] * (count - len(parsed))
+    for number, hand in enumerate(parsed):
+        if len(hand) != HAND_SIZE:
+            msg = f"hand {number + 1} holds {len(hand)} cards, not {HAND_SIZE}"
+            raise ConfigurationError(msg)
+    top = parse_cards(stock)
+    rest = Counter(Carousel().deck_for(count))
+    wanted = Counter(top)
+    for hand in parsed:
+        wanted.update(hand)
+    missing = wanted - rest
+    if missing:
+        msg = f"not in the {count}-player deck: {format_cards(_sorted(missing.elements()))}"
+        raise ConfigurationError(msg)
+    rest -= wanted
+    dealt = [hand[index] for index in range(HAND_SIZE) for hand in parsed]
+    order = [*dealt, *top, *_sorted(rest.elements())]
+    return format_cards(order)
+
+
+# ------------------------------------------------------------------------------------------
+# The move finder.
+
+
+@attrs.frozen(kw_only=True)
+class Play:
+    """A meld action found by :func:`best_play`.
+
+    Attributes:
+        table: the complete new table.
+        played: the hand cards it puts on the table, in canonical order.
+        points: the points of those cards.
+
+    >>> Play(table=(), played=parse_cards("7h"), points=7).card_count
+    1
+    """
+
+    table: tuple[Meld, ...]
+    played: tuple[Card, ...]
+    points: int
+
+    @property
+    def card_count(self) -> int:
+        """How many cards from the hand go down.
+
+        >>> Play(table=(), played=parse_cards("7h 8h"), points=15).card_count
+        2
+        """
+        return len(self.played)
+
+
+_LAYOUTS: Final = {
+    AceRule.LOW: _table_solver.LOW,
+    AceRule.HIGH: _table_solver.HIGH,
+    AceRule.LOW_OR_HIGH: _table_solver.LOW_OR_HIGH,
+}
+#: With the "points" objective, the weight of a point against one card (the tie-break).
+_WEIGHT: Final = 1 << 16
+_DEFAULT_POINTS: Final = CardPoints(ace=1, face=10, joker=25)
+
+
+def _check_solver_rules(rules: MeldRules, joker_count: int) -> _table_solver.Layout:
+    layout = _LAYOUTS.get(rules.ace)
+    reason = ""
+    if layout is None:
+        reason = f"ace={rules.ace.value}"
+    elif rules.min_size != 3:
+        reason = f"min_size={rules.min_size} (3 only)"
+    elif not rules.group_distinct_suits:
+        reason = "groups with repeated suits"
+    elif not rules.joker_beside_ace:
+        reason = "joker_beside_ace=False"
+    elif rules.max_run_size is not None and rules.max_run_size < 2 * rules.min_size - 1:
+        reason = f"max_run_size={rules.max_run_size} (at least {2 * rules.min_size - 1})"
+    elif joker_count > rules.min_size - rules.min_naturals:
+        reason = (
+            f"{joker_count} jokers with min_naturals={rules.min_naturals} "
+            f"(at most {rules.min_size - rules.min_naturals})"
+        )
+    if layout is None or reason:
+        msg = f"best_play does not support {reason}"
+        raise ConfigurationError(msg)
+    return layout
+
+
+def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
+    table: Sequence[Meld],
+    hand: Sequence[Card],
+    rules: MeldRules,
+    *,
+    objective: str = "cards",
+    jokers: str = "locked",
+    points: CardPoints | None = None,
+    replacement: JokerReplacementSource | str = JokerReplacementSource.HAND_OR_TABLE,
+) -> Play | None:
+    """The legal meld action that puts the most cards (or points) from ``hand`` on the table.
+
+    The whole table may be rearranged. Every table card stays on the table; each new meld is
+    legal under ``rules``. It is exact (a dynamic programme over ranks and suits, see
+    ``rummylib._table_solver``) and deterministic.
+
+    Args:
+        table: the melds on the table now.
+        hand: the player's cards.
+        rules: what a meld is. Supported: aces ``low``, ``high`` or ``low_or_high``, melds of at
+            least 3, groups of distinct suits, jokers allowed beside aces, and no more jokers in
+            all than ``min_size - min_naturals`` (Carousel has at most two).
+        objective: ``"cards"`` (the most cards) or ``"points"`` (the most points, then the
+            most cards). Ties are broken by the search's fixed order, so the answer is
+            deterministic.
+        jokers: ``"locked"`` — Carousel: a table joker keeps its declared card unless the
+            natural card it names joins the table in its place (rule 2.10), and is then placed
+            again with a new identity; ``"free"`` — Rummikub: table jokers may take any
+            identity, as long as they stay on the table.
+        points: card values for the ``"points"`` objective and the tie-break (default:
+            Carousel's, joker 25).
+        replacement: with locked jokers, where the replacing natural card may come from
+            (:class:`JokerReplacementSource`).
+
+    Returns:
+        The new table and the hand cards it uses, or ``None`` when no card can be played.
+
+    >>> rules = MeldRules()
+    >>> table = [parse_meld("5s *=6s 7s", rules), parse_meld("9h 9c 9d", rules)]
+    >>> play = best_play(table, parse_cards("6s 2d 3d"), rules)
+    >>> [str(meld) for meld in play.table], format_cards(play.played)
+    (['9c 9d 9h', '2d 3d *=4d', '5s 6s 7s'], '2d 3d 6s')
+
+    The 6s took the joker's place, and the joker, declared again as 4d, made a run of 2d 3d.
+
+    Raises:
+        ConfigurationError: the rules or the number of jokers are outside what it supports, or
+            an option is unknown.
+    """
+    if objective not in {"cards", "points"}:
+        msg = f"objective must be 'cards' or 'points', not {objective!r}"
+        raise ConfigurationError(msg)
+    if jokers not in {"locked", "free"}:
+        msg = f"jokers must be 'locked' or 'free', not {jokers!r}"
+        raise ConfigurationError(msg)
+    source = read_choice(JokerReplacementSource, replacement)
+    values = (points or _DEFAULT_POINTS).values
+    table = tuple(table)
+    hand_counts = Counter(hand)
+    hand_jokers = hand_counts.pop(JOKER, 0)
+    table_naturals = _cards_of(table)
+    table_naturals.pop(JOKER, None)
+    identities = _joker_identities(table)
+    layout = _check_solver_rules(rules, sum(identities.values()) + hand_jokers)
+    if not hand:
+        return None
+
+    def weight(card: Card) -> int:
+        if objective == "cards":
+            return 1
+        return values[card.index] * _WEIGHT + 1
+
+    weights = [weight(CARDS[index]) for index in range(52)]
+    joker_weight = weight(JOKER)
+    known = sorted(identities, key=lambda card: card.index)
+    if jokers == "free":
+        releases: Iterable[tuple[int, ...]] = [tuple(identities[card] for card in known)]
+    else:
+        releases = itertools.product(*(range(identities[card] + 1) for card in known))
+    best: tuple[int, _table_solver.Solution, Counter[Card], Counter[Card]] | None = None
+    for released in releases:
+        kept: Counter[Card] = Counter()
+        forced: Counter[Card] = Counter()
+        feasible = True
+        for card, count in zip(known, released, strict=True):
+            kept[card] = identities[card] - count
+            if jokers == "locked" and count:
+                on_table = (
+                    table_naturals[card] if source is JokerReplacementSource.HAND_OR_TABLE else 0
+                )
+                forced[card] = max(0, count - on_table)
+                if forced[card] > hand_counts[card]:
+                    feasible = False
+        if not feasible:
+            continue
+        must = [0] * 52
+        optional = [0] * 52
+        for card, count in (table_naturals + kept + forced).items():
+            must[card.index] += count
+        for card, count in (hand_counts - forced).items():
+            optional[card.index] += count
+        solution = _table_solver.solve(
+            layout,
+            must,
+            optional,
+            weights,
+            table_jokers=sum(released),
+            hand_jokers=hand_jokers,
+            joker_value=joker_weight,
+            min_size=rules.min_size,
+            max_group_size=rules.max_group_size,
+            longest_run=rules.longest_run,
+        )
+        if solution is None:
+            continue
+        value = solution.value + sum(weights[card.index] * count for card, count in forced.items())
+        if value and (best is None or value > best[0]):
+            best = (value, solution, kept, forced)
+    if best is None:
+        return None
+    _, solution, kept, forced = best
+    # the tiles of each card: table naturals, then hand cards, then kept jokers (as themselves)
+    pools: dict[int, list[Card]] = {}
+    played: list[Card] = list(forced.elements())
+    for index in range(52):
+        card = CARDS[index]
+        used = solution.used[index]
+        played.extend([card] * used)
+        tiles = [card] * (table_naturals[card] + forced[card] + used) + [JOKER] * kept[card]
+        if tiles:
+            pools[index] = tiles
+    played.extend([JOKER] * solution.hand_jokers)
+    melds: list[Meld] = []
+    for run in solution.runs:
+        cards: list[Card] = []
+        stands: list[Card] = []
+        for offset, is_joker in enumerate(run.jokers):
+            rank = layout.ranks[run.start + offset]
+            natural = CARDS[run.suit * 13 + rank - 1]
+            stands.append(natural)
+            cards.append(JOKER if is_joker else pools[natural.index].pop(0))
+        melds.append(Meld(MeldKind.RUN, cards, stands))
+    for group in solution.groups:
+        items = [
+            (pools[suit * 13 + group.rank - 1].pop(0), CARDS[suit * 13 + group.rank - 1])
+            for suit in group.suits
+        ]
+        missing = [suit for suit in range(4) if suit not in group.suits][: group.jokers]
+        items += [(JOKER, CARDS[suit * 13 + group.rank - 1]) for suit in missing]
+        items.sort(key=lambda item: item[1].index)
+        melds.append(Meld(MeldKind.GROUP, [item[0] for item in items], [item[1] for item in items]))
+    melds.sort(key=lambda meld: (min(card.index for card in meld.stands_for), meld.kind.value))
+    played = _sorted(played)
+    base = points or _DEFAULT_POINTS
+    return Play(table=tuple(melds), played=tuple(played), points=hand_points(played, base))
+
+
+# ------------------------------------------------------------------------------------------
+# The variant.
+
+
+@attrs.frozen(kw_only=True)
+class Carousel(Variant):
+    """Carousel, manipulation knock rummy for 2–5 players (RULES.md section 2).
+
+    Every setting of section 2 is a field with the default the rules give; the card values and
+    bonuses are settings too, so a table may change them (``card_points`` follows).
+
+    Readings chosen where the rules leave room (documented on the rules page too):
+
+    * The final meld turns (2.13) come after the turn in which the last card was drawn ends,
+      starting with the next player; the player who drew the last card has the last one.
+      They offer a meld action or :class:`~rummylib.actions.Pass`; nobody knocks in them.
+    * When the stock runs out before a player's second or third draw, that player may still
+      meld, knock (if the timing allows), or :class:`~rummylib.actions.Pass` to end the turn.
+    * A meld action may replace a table joker by a natural card that was already on the table
+      (``hand_or_table``) as long as, in the new table, there are at least as many natural
+      copies of that card as jokers that stopped standing for it.
+    * Two or more players tied for the lowest count below the knocker's are scored with
+      ``tie_award`` and each gets the +10 for beating the knocker.
+
+    >>> variant = get_variant("carousel")
+    >>> variant.knock_limit, variant.knock_timing.value, variant.target_score
+    (5, 'any_time_in_turn', 150)
+    >>> variant.card_points.joker, len(variant.deck_for(2)), len(variant.deck_for(3))
+    (25, 53, 106)
+    """
+
+    name: ClassVar[str] = "carousel"
+    title: ClassVar[str] = "Carousel"
+    aliases: ClassVar[tuple[str, ...]] = ("manipulation_rummy", "vrtuljak")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+
+    knock_limit: int = attrs.field(default=5, validator=whole(0))
+    knock_timing: KnockTiming = attrs.field(
+        default=KnockTiming.ANY_TIME_IN_TURN, converter=_to_knock_timing
+    )
+    joker_replacement_source: JokerReplacementSource = attrs.field(
+        default=JokerReplacementSource.HAND_OR_TABLE, converter=_to_joker_replacement_source
+    )
+    on_stock_exhausted: OnStockExhausted = attrs.field(
+        default=OnStockExhausted.FINAL_MELD_TURN, converter=_to_on_stock_exhausted
+    )
+    knock_tie_award: KnockTieAward = attrs.field(
+        default=KnockTieAward.EACH_FULL, converter=_to_knock_tie_award
+    )
+    tie_award: TieAward = attrs.field(default=TieAward.EACH_FULL, converter=_to_tie_award)
+    target_score: int = attrs.field(default=150, validator=whole(1))
+    joker_points: int = attrs.field(default=25, validator=whole(0))
+    ace_points: int = attrs.field(default=1, validator=whole(0))
+    face_points: int = attrs.field(default=10, validator=whole(0))
+    going_out_bonus: int = attrs.field(default=25, validator=whole(0))
+    knock_beaten_bonus: int = attrs.field(default=10, validator=whole(0))
+    target_bonus: int = attrs.field(default=100, validator=whole(0))
+    deal_won_bonus: int = attrs.field(default=25, validator=whole(0))
+
+    _rules: MeldRules = attrs.field(init=False, eq=False, repr=False)
+    _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_rules", MeldRules())
+        object.__setattr__(
+            self,
+            "_points",
+            CardPoints(ace=self.ace_points, face=self.face_points, joker=self.joker_points),
+        )
+
+    # -- what the game is ---------------------------------------------------------------------
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        """Groups of 3–4 different suits, runs of 3+ with the ace low or high (rule 2.4).
+
+        >>> get_variant("carousel").meld_rules.ace
+        <AceRule.LOW_OR_HIGH: 'low_or_high'>
+        """
+        return self._rules
+
+    @property
+    def card_points(self) -> CardPoints:
+        """Joker 25, J Q K 10, 2–10 pip value, ace 1, each a setting (rule 2.3).
+
+        >>> get_variant("carousel", joker_points=50).card_points.joker
+        50
+        """
+        return self._points
+
+    def deck_for(self, players: int) -> tuple[Card, ...]:
+        """Rule 2.1: one pack and a joker for two players, two packs and two jokers for more.
+
+        >>> len(get_variant("carousel").deck_for(5))
+        106
+        """
+        if players <= 2:
+            return make_deck(decks=1, jokers=1)
+        return make_deck(decks=2, jokers=2)
+
+    def hand_size_for(self, players: int) -> int:
+        """Rule 2.2: ten cards each.
+
+        >>> get_variant("carousel").hand_size_for(4)
+        10
+        """
+        return HAND_SIZE
+
+    # -- the match ----------------------------------------------------------------------------
+
+    def start(self, state: GameState) -> GameState:
+        """Deal the first deal (dealt by the last seat, so player 0 starts)."""
+        state = state.replace(detail=CarouselDetail(deals_won=(0,) * state.player_count))
+        return self._deal(state, dealer=state.player_count - 1, deal_number=1)
+
+    def _deal(self, state: GameState, *, dealer: int, deal_number: int) -> GameState:
+        players_in = state.players_in
+        first = next_player(players_in, dealer)
+        seats = players_in[players_in.index(first) :] + players_in[: players_in.index(first)]
+        if state.deck is not None and state.shuffle_count == 0:
+            deck = state.deck
+        else:
+            deck = shuffled(self.deck_for(state.player_count), state.seed, state.shuffle_count)
+        hands, stock = deal_cards(deck, seats, HAND_SIZE, state.player_count)
+        detail: CarouselDetail = state.detail
+        return state.replace(
+            phase=Phase.DRAW,
+            current_player=first,
+            to_act=(first,),
+            hands=hands,
+            stock=stock,
+            discard_pile=(),
+            open_card=None,
+            table=(),
+            deal_number=deal_number,
+            dealer=dealer,
+            shuffle_count=state.shuffle_count + 1,
+            detail=attrs.evolve(detail, draws=0, final_turns=()),
+        )
+
+    # -- legality -----------------------------------------------------------------------------
+
+    def _may_knock(self, state: GameState, player: int) -> str | None:
+        """Why ``player`` may not knock now, or ``None`` if they may (rule 2.11)."""
+        phase = state.phase
+        if phase not in {Phase.DRAW, Phase.PLAY, Phase.KNOCK_CHOICE}:
+            return f"no knocking in the {phase.value} phase"
+        held = hand_points(state.hands[player], self.card_points)
+        if held > self.knock_limit:
+            return f"{_name(player)} holds {held} points; a knock needs at most {self.knock_limit}"
+        if phase is Phase.DRAW and self.knock_timing is KnockTiming.AFTER_DRAW:
+            return "at this table a player knocks only after drawing"
+        if phase is not Phase.DRAW and self.knock_timing is KnockTiming.START_OF_TURN:
+            return "at this table a player knocks only at the start of the turn"
+        return None
+
+    def _knock_choice_due(self, state: GameState, player: int) -> bool:
+        return (
+            self.knock_timing is not KnockTiming.START_OF_TURN
+            and hand_points(state.hands[player], self.card_points) <= self.knock_limit
+        )
+
+    def _check_turn(self, state: GameState, action: Action) -> None:
+        player = action.player
+        if player not in state.to_act:
+            if state.current_player is None:
+                msg = f"{_name(player)} cannot act now ({state.phase.value})"
+            else:
+                msg = f"it is {_name(state.current_player)}'s turn, not {_name(player)}'s"
+            raise _illegal(msg)
+
+    def verify(self, state: GameState, action: Action) -> None:  # noqa: PLR0911, PLR0912
+        """Check an action against rules 2.5–2.13.
+
+        >>> state = new_game("carousel", players=2, seed=3)
+        >>> state.verify(Pass(player=0))
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.IllegalActionError: p1 must draw a card first
+        """
+        self._check_turn(state, action)
+        player = action.player
+        phase = state.phase
+        if isinstance(action, Knock):
+            reason = self._may_knock(state, player)
+            if reason:
+                raise _illegal(f"cannot knock: {reason}")
+            return
+        if phase is Phase.DRAW:
+            if isinstance(action, DrawStock):
+                return
+            if isinstance(action, Rearrange | Pass):
+                msg = f"{_name(player)} must draw a card first"
+                raise _illegal(msg)
+        elif phase is Phase.PLAY:
+            if isinstance(action, DrawStock):
+                if not state.stock:
+                    msg = "the stock is empty"
+                    raise _illegal(msg)
+                return
+            if isinstance(action, Pass):
+                if state.stock:
+                    msg = f"{_name(player)} cannot pass while the stock lasts: draw or meld"
+                    raise _illegal(msg)
+                return
+            if isinstance(action, Rearrange):
+                self.check_rearrangement(state.table, state.hands[player], action.table)
+                return
+        elif phase is Phase.KNOCK_CHOICE:
+            if isinstance(action, Pass):
+                return
+        elif phase is Phase.FINAL_TURN:
+            if isinstance(action, Pass):
+                return
+            if isinstance(action, Rearrange):
+                self.check_rearrangement(state.table, state.hands[player], action.table)
+                return
+        msg = f"{type(action).__name__} is not a move of the {phase.value} phase"
+        raise _illegal(msg)
+
+    def check_rearrangement(
+        self, table: Sequence[Meld], hand: Sequence[Card], new_table: Sequence[Meld]
+    ) -> None:
+        """Raise unless replacing ``table`` by ``new_table`` is a legal meld action (rule 2.5).
+
+        The conditions, checked in this order: (a) at least one card from the hand joins the
+        table; (b) no table card goes back to a hand; (c) every meld of the new table is legal;
+        (d) every table joker still stands for the card it was declared as, unless that
+        natural card took its place (rule 2.10).
+
+        >>> rules = get_variant("carousel").meld_rules
+        >>> table = [parse_meld("7s 8s *=9s", rules)]
+        >>> new = [parse_meld("7s 8s 9s", rules), parse_meld("*=Ts Js Qs", rules)]
+        >>> get_variant("carousel").check_rearrangement(table, parse_cards("9s Js Qs"), new)
+        >>> table = [parse_meld("7c 7h *=7d", rules)]
+        >>> new = [parse_meld("7c 7h 7s", rules), parse_meld("8s 9s *=Ts", rules)]
+        >>> get_variant("carousel").check_rearrangement(table, parse_cards("7s 8s 9s"), new)
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.IllegalActionError: the joker declared as 7d changed to Ts
+
+        Raises:
+            IllegalActionError: the first condition that fails, in words.
+        """
+        old_cards = _cards_of(table)
+        new_cards = _cards_of(new_table)
+        added = new_cards - old_cards
+        not_held = added - Counter(hand)
+        if not_held:
+            names = format_cards(_sorted(not_held.elements()))
+            msg = f"the new table has cards the player does not hold: {names}"
+            raise _illegal(msg)
+        if not added:
+            msg = "no card from hand was played"
+            raise _illegal(msg)
+        removed = old_cards - new_cards
+        if removed:
+            first = _sorted(removed)[0]
+            msg = "a joker left the table" if first.is_joker else f"{first} left the table"
+            raise _illegal(msg)
+        for meld in new_table:
+            try:
+                meld.check(self.meld_rules)
+            except InvalidMeldError as error:
+                raise _illegal(str(error)) from None
+        old_jokers = _joker_identities(table)
+        new_jokers = _joker_identities(new_table)
+        lost = old_jokers - new_jokers
+        if not lost:
+            return
+        hand_only = self.joker_replacement_source is JokerReplacementSource.HAND_ONLY
+        gained = _sorted((new_jokers - old_jokers).elements())
+        for card in _sorted(lost):
+            replacing = added[card] if hand_only else new_cards[card]
+            if replacing >= lost[card]:
+                continue
+            msg = f"the joker declared as {card} changed to {gained[0]}"
+            if hand_only and new_cards[card] > replacing:
+                msg += f" (only a {card} from the hand may take its place)"
+            raise _illegal(msg)
+
+    def legal_actions(self, state: GameState, player: int) -> tuple[Action, ...]:
+        """Canonical order: the draw (or pass), the knock, then meld actions.
+
+        The meld actions listed are the ones that leave the table's melds as they are and
+        either lay down one new meld from the hand or add one hand card to one table meld;
+        :meth:`verify` decides every other rearrangement.
+
+        >>> state = new_game("carousel", players=2, seed=3)
+        >>> state.legal_actions()
+        (DrawStock(player=0),)
+        """
+        phase = state.phase
+        actions: list[Action] = []
+        if phase is Phase.DRAW:
+            actions.append(DrawStock(player=player))
+        elif phase is Phase.PLAY:
+            actions.append(DrawStock(player=player) if state.stock else Pass(player=player))
+        elif phase in {Phase.KNOCK_CHOICE, Phase.FINAL_TURN}:
+            actions.append(Pass(player=player))
+        else:
+            return ()
+        if phase is not Phase.FINAL_TURN and self._may_knock(state, player) is None:
+            actions.append(Knock(player=player))
+        if phase in {Phase.PLAY, Phase.FINAL_TURN}:
+            actions.extend(self._meld_actions(state, player))
+        return tuple(actions)
+
+    def _meld_actions(self, state: GameState, player: int) -> list[Action]:
+        rules = self.meld_rules
+        hand = state.hands[player]
+        table = state.table
+        seen: set[tuple[Meld, ...]] = set()
+        actions: list[Action] = []
+
+        def offer(new_table: tuple[Meld, ...]) -> None:
+            if new_table not in seen:
+                seen.add(new_table)
+                actions.append(Rearrange(player=player, table=new_table))
+
+        for meld in hand_melds(hand, rules):
+            offer((*table, meld))
+        for number, meld in enumerate(table):
+            for card in _sorted(set(hand)):
+                for extended in _extensions(meld, card, rules):
+                    offer((*table[:number], extended, *table[number + 1 :]))
+        return actions
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def apply(self, state: GameState, action: Action) -> GameState:  # noqa: PLR0911
+        """The state after a verified action."""
+        player = action.player
+        detail: CarouselDetail = state.detail
+        if isinstance(action, Knock):
+            return self._score(state, knocker=player)
+        if isinstance(action, DrawStock):
+            hands = list(state.hands)
+            hands[player] = (*hands[player], state.stock[0])
+            draws = detail.draws + 1
+            state = state.replace(
+                hands=tuple(hands),
+                stock=state.stock[1:],
+                phase=Phase.PLAY,
+                detail=attrs.evolve(detail, draws=draws),
+            )
+            if draws >= MAX_DRAWS:
+                return self._turn_over(state, player)
+            return state
+        if isinstance(action, Rearrange):
+            added = _cards_of(action.table) - _cards_of(state.table)
+            hands = list(state.hands)
+            hands[player] = remove_cards(hands[player], added.elements())
+            state = state.replace(hands=tuple(hands), table=action.table)
+            if not hands[player]:
+                return self._score(state, went_out=player)
+            if state.phase is Phase.FINAL_TURN:
+                return self._next_final_turn(state)
+            return self._turn_over(state, player)
+        if isinstance(action, Pass):
+            if state.phase is Phase.FINAL_TURN:
+                return self._next_final_turn(state)
+            return self._next_turn(state, player)
+        msg = f"{type(action).__name__} cannot be applied"  # pragma: no cover
+        raise _illegal(msg)  # pragma: no cover
+
+    def _turn_over(self, state: GameState, player: int) -> GameState:
+        """The meld action or the third draw ended the turn: offer a knock, or move on."""
+        if self._knock_choice_due(state, player):
+            return state.replace(phase=Phase.KNOCK_CHOICE)
+        return self._next_turn(state, player)
+
+    def _next_turn(self, state: GameState, player: int) -> GameState:
+        detail: CarouselDetail = state.detail
+        upcoming = next_player(state.players_in, player)
+        if not state.stock:
+            order = [upcoming]
+            while order[-1] != player:
+                order.append(next_player(state.players_in, order[-1]))
+            return state.replace(
+                phase=Phase.FINAL_TURN,
+                current_player=upcoming,
+                to_act=(upcoming,),
+                detail=attrs.evolve(detail, draws=0, final_turns=tuple(order)),
+            )
+        return state.replace(
+            phase=Phase.DRAW,
+            current_player=upcoming,
+            to_act=(upcoming,),
+            detail=attrs.evolve(detail, draws=0),
+        )
+
+    def _next_final_turn(self, state: GameState) -> GameState:
+        detail: CarouselDetail = state.detail
+        pending = detail.final_turns[1:]
+        if not pending:
+            state = state.replace(detail=attrs.evolve(detail, final_turns=()))
+            return self._score(state)
+        return state.replace(
+            current_player=pending[0],
+            to_act=(pending[0],),
+            detail=attrs.evolve(detail, final_turns=pending),
+        )
+
+    # -- scoring ------------------------------------------------------------------------------
+
+    def _score(  # noqa: PLR0912
+        self, state: GameState, *, knocker: int | None = None, went_out: int | None = None
+    ) -> GameState:
+        """Score the deal (rules 2.14–2.17), then end the match or deal again (2.18)."""
+        detail: CarouselDetail = state.detail
+        players = state.players_in
+        counts = {player: hand_points(state.hands[player], self.card_points) for player in players}
+        if went_out is not None:
+            ended_by = f"{_name(went_out)} went out"
+        elif knocker is not None:
+            ended_by = f"{_name(knocker)} knocked with {counts[knocker]}"
+        else:
+            ended_by = "the stock ran out"
+        others = [player for player in players if player != knocker]
+        if knocker is not None and all(counts[knocker] < counts[p] for p in others):
+            winners = [knocker]
+        else:
+            pool = others if knocker is not None else list(players)
+            lowest = min(counts[player] for player in pool)
+            winners = [player for player in pool if counts[player] == lowest]
+        low = counts[winners[0]]
+        beat_knock = knocker is not None and knocker not in winners
+        lines: list[ScoreLine] = []
+        award: dict[int, int] = {}
+        for winner in winners:
+            parts = [
+                f"{_name(p)} {counts[p]}−{low}={counts[p] - low}"
+                for p in players
+                if p != winner and counts[p] != low
+            ]
+            award[winner] = sum(counts[p] - low for p in players if p != winner)
+            lines.append(
+                ScoreLine(
+                    player=winner,
+                    points=award[winner],
+                    reason=f"won the deal with {low}: " + (", ".join(parts) or "no difference"),
+                )
+            )
+            if went_out == winner:
+                award[winner] += self.going_out_bonus
+                lines.append(
+                    ScoreLine(player=winner, points=self.going_out_bonus, reason="went out")
+                )
+            if beat_knock:
+                assert knocker is not None
+                how = "tied" if low == counts[knocker] else "undercut"
+                award[winner] += self.knock_beaten_bonus
+                lines.append(
+                    ScoreLine(
+                        player=winner,
+                        points=self.knock_beaten_bonus,
+                        reason=f"{how} {_name(knocker)}'s knock ({low} against {counts[knocker]})",
+                    )
+                )
+        tied_with_knocker = beat_knock and knocker is not None and low == counts[knocker]
+        if tied_with_knocker:
+            split = self.knock_tie_award is KnockTieAward.SPLIT
+        else:
+            split = self.tie_award is TieAward.SPLIT
+        if len(winners) > 1 and split:
+            share = award[winners[0]] // len(winners)
+            names = " ".join(_name(winner) for winner in winners)
+            lines = [
+                ScoreLine(
+                    player=winner,
+                    points=share,
+                    reason=(
+                        f"shared the deal ({names}) with {low}: "
+                        f"{award[winner]} split {len(winners)} ways, rounded down"
+                    ),
+                )
+                for winner in winners
+            ]
+            award = dict.fromkeys(winners, share)
+        points = tuple(award.get(player, 0) for player in range(state.player_count))
+        record = DealResult(
+            deal_number=state.deal_number,
+            points=points,
+            lines=tuple(lines),
+            ended_by=ended_by,
+        )
+        deals_won = list(detail.deals_won)
+        for winner in winners:
+            deals_won[winner] += 1
+        scores = tuple(total + add for total, add in zip(state.scores, points, strict=True))
+        state = state.replace(
+            scores=scores,
+            deal_results=(*state.deal_results, record),
+            detail=attrs.evolve(detail, deals_won=tuple(deals_won), draws=0, final_turns=()),
+        )
+        if any(scores[player] >= self.target_score for player in players):
+            return self._end_match(state)
+        dealer = next_player(players, state.dealer)
+        return self._deal(state, dealer=dealer, deal_number=state.deal_number + 1)
+
+    def _end_match(self, state: GameState) -> GameState:
+        """Rule 2.18: +100 for reaching the target, +25 per deal won; highest total wins."""
+        detail: CarouselDetail = state.detail
+        scores = list(state.scores)
+        lines: list[ScoreLine] = []
+        for player in state.players_in:
+            if scores[player] >= self.target_score:
+                lines.append(
+                    ScoreLine(
+                        player=player,
+                        points=self.target_bonus,
+                        reason=f"reached {self.target_score} ({scores[player]})",
+                    )
+                )
+        for player in state.players_in:
+            won = detail.deals_won[player]
+            if won:
+                lines.append(
+                    ScoreLine(
+                        player=player,
+                        points=won * self.deal_won_bonus,
+                        reason=f"won {won} deal{'s' if won > 1 else ''} x{self.deal_won_bonus}",
+                    )
+                )
+        for line in lines:
+            scores[line.player] += line.points
+        best = max(scores[player] for player in state.players_in)
+        winners = tuple(player for player in state.players_in if scores[player] == best)
+        result = MatchResult(
+            winners=winners,
+            scores=tuple(scores),
+            deals=state.deal_results,
+            payouts=(0,) * state.player_count,
+            lines=tuple(lines),
+        )
+        return state.replace(
+            phase=Phase.MATCH_OVER,
+            current_player=None,
+            to_act=(),
+            scores=tuple(scores),
+            result=result,
+        )
+
+    # -- automatic play and views -------------------------------------------------------------
+
+    def auto_action(self, state: GameState) -> Action:
+        """Draw a card; pass when there is nothing to draw or a choice to decline.
+
+        >>> new_game("carousel", players=2, seed=3).auto_action()
+        DrawStock(player=0)
+        """
+        player = state.to_act[0]
+        if state.phase is Phase.DRAW or (state.phase is Phase.PLAY and state.stock):
+            return DrawStock(player=player)
+        return Pass(player=player)
+
+    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
+        """Cards drawn this turn, the final meld turns still to come, and deals won.
+
+        >>> state = new_game("carousel", players=2, seed=3)
+        >>> dict(state.variant.public_info(state, 0))
+        {'draws': 0, 'final_turns': (), 'deals_won': (0, 0)}
+        """
+        detail: CarouselDetail = state.detail
+        return (
+            ("draws", detail.draws),
+            ("final_turns", detail.final_turns),
+            ("deals_won", detail.deals_won),
+        )
+
+    def greedy_action(self, observation: Observation) -> Action | None:
+        """Meld the most points :func:`best_play` finds, knock when allowed, else draw.
+
+        >>> from rummylib.bots import GreedyBot
+        >>> state = new_game("carousel", players=2, seed=3)
+        >>> GreedyBot().choose(state.observation(0))
+        DrawStock(player=0)
+        """
+        actions = observation.legal_actions
+        player = observation.player
+        if observation.phase in {Phase.PLAY, Phase.FINAL_TURN}:
+            play = best_play(
+                observation.table,
+                observation.hand,
+                self.meld_rules,
+                objective="points",
+                points=self.card_points,
+                replacement=self.joker_replacement_source,
+            )
+            if play is not None:
+                return Rearrange(player=player, table=play.table)
+        if Knock(player=player) in actions:
+            return Knock(player=player)
+        if DrawStock(player=player) in actions:
+            return DrawStock(player=player)
+        if Pass(player=player) in actions:
+            return Pass(player=player)
+        return None
+
+
+def hand_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
+    """Every distinct meld the hand can form: :func:`~rummylib.melds.find_melds`, only faster.
+
+    Same result, in the same order; the windows of each suit are scanned with prefix sums
+    instead of one by one.
+
+    >>> [str(meld) for meld in hand_melds(parse_cards("7h 8h 9h 7c 7d *"), MeldRules())][:4]
+    ['7c 7d 7h', '7c 7d 7h *=7s', '7c 7d *=7h', '7c *=7d 7h']
+    """
+    counts = Counter(hand)
+    jokers = counts.pop(JOKER, 0)
+    keys = _run_keys(counts, jokers, rules) | _group_keys(counts, jokers, rules)
+    melds = []
+    for key in sorted(keys):
+        try:
+            melds.append(Meld.from_cards([CARDS[index] for index in key], rules))
+        except InvalidMeldError:
+            continue
+    return tuple(melds)
+
+
+def _run_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
+    """The card indexes (jokers last) of every run the cards can form."""
+    keys: set[tuple[int, ...]] = set()
+    joker_key = (JOKER.index,)
+    for suit in range(4):
+        base = suit * 13
+        if not any(counts[CARDS[base + rank]] for rank in range(13)):
+            continue
+        have = [0] + [1 if counts[CARDS[base + (p - 1) % 13]] else 0 for p in range(1, 29)]
+        prefix = list(itertools.accumulate(have))
+        for size in range(rules.min_size, rules.longest_run + 1):
+            for start in rules.run_starts(size):
+                end = start + size - 1
+                present = prefix[end] - prefix[start - 1]
+                if size - present > jokers or present < rules.min_naturals:
+                    continue
+                indexes = [base + (p - 1) % 13 for p in range(start, end + 1) if have[p]]
+                room = jokers - (size - present)
+                for extra in range(min(room, len(indexes)) + 1):
+                    for replaced in itertools.combinations(range(len(indexes)), extra):
+                        kept = [index for n, index in enumerate(indexes) if n not in replaced]
+                        if len(kept) >= rules.min_naturals:
+                            keys.add((*sorted(kept), *joker_key * (size - len(kept))))
+    return keys
+
+
+def _group_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
+    """The card indexes (jokers last) of every group the cards can form."""
+    keys: set[tuple[int, ...]] = set()
+    limit = 1 if rules.group_distinct_suits else rules.max_group_size
+    for rank in range(13):
+        if not any(counts[CARDS[suit * 13 + rank]] for suit in range(4)):
+            continue
+        choices = [range(min(counts[CARDS[suit * 13 + rank]], limit) + 1) for suit in range(4)]
+        for taken in itertools.product(*choices):
+            naturals = [suit * 13 + rank for suit in range(4) for _ in range(taken[suit])]
+            if len(naturals) < rules.min_naturals:
+                continue
+            for extra in range(jokers + 1):
+                if rules.min_size <= len(naturals) + extra <= rules.max_group_size:
+                    keys.add((*naturals, *(JOKER.index,) * extra))
+    return keys
+
+
+def _run_position(card: Card, ace_high: bool) -> int:
+    """A card's place in a run: 1 for a low ace, 2…13, 14 for a high ace."""
+    assert card.rank is not None
+    return 14 if card.rank == 1 and ace_high else int(card.rank)
+
+
+def _extensions(meld: Meld, card: Card, rules: MeldRules) -> list[Meld]:
+    """The melds made by adding ``card`` to ``meld`` without moving anything (a lay-off)."""
+    items = list(zip(meld.cards, meld.stands_for, strict=True))
+    fills: list[Card] = []
+    if meld.kind is MeldKind.GROUP:
+        rank = meld.stands_for[0].rank
+        present = {stands.suit for stands in meld.stands_for}
+        fills = [
+            stands
+            for stands in CARDS[:52]
+            if stands.rank == rank
+            and stands.suit not in present
+            and (card.is_joker or card == stands)
+        ]
+        key = _by_index
+    else:
+        ranks = {stands.rank for stands in meld.stands_for}
+        ace_high = 13 in ranks
+        positions = [_run_position(stands, ace_high) for stands in meld.stands_for]
+        suit_start = meld.stands_for[0].index - (meld.stands_for[0].rank or 1) + 1
+        for target in (min(positions) - 1, max(positions) + 1):
+            if 1 <= target <= 14:
+                stands = CARDS[suit_start + (target - 1) % 13]
+                if card.is_joker or card == stands:
+                    fills.append(stands)
+        high = ace_high or any(stands.rank == 13 for stands in fills)
+
+        def key(item: tuple[Card, Card]) -> int:
+            return _run_position(item[1], high)
+
+    extended = []
+    for stands in fills:
+        ordered = sorted([*items, (card, stands)], key=key)
+        candidate = Meld(meld.kind, [item[0] for item in ordered], [item[1] for item in ordered])
+        if candidate.is_valid(rules):
+            extended.append(candidate)
+    return extended
+
+
+def _by_index(item: tuple[Card, Card]) -> int:
+    return item[1].index

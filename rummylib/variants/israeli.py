@@ -1,0 +1,1355 @@
+"""Rummy 71 and Rummy 101: Israeli online rummy (RULES.md section 1).
+
+Thirteen cards each from two packs and four jokers; an open card under the stock that may be
+taken during the first go-around; nothing is laid down until a player declares Rummy with a
+fourteenth card discarded; the others then show their melds and are charged the points left
+outside melds, times the deal multiplier. A player whose total reaches the threshold (71 or
+101) is eliminated, buys back in or becomes a spectator, and the last player left takes the
+pot.
+
+The table around it is here too: Frish votes that double the multiplier and redeal (rule 18),
+turn clocks that the host keeps and reports (:meth:`IsraeliRummy.turn_clock`,
+:class:`~rummylib.actions.TimeExpired`, rule 25), disconnected players played by the engine
+(:meth:`IsraeliRummy.auto_action`, rule 26), removals (rule 27), and the next match at the
+same table (:func:`next_match`, rule 23).
+
+>>> from rummylib import new_game
+>>> state = new_game("rummy101", players=2, seed=4)
+>>> state.variant.elimination_threshold, state.multiplier, format_cards([state.open_card])
+(101, 2, '8s')
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+import attrs
+
+from rummylib._complete import may_meld_all
+from rummylib.actions import (
+    Action,
+    AnswerFrish,
+    DeclareRummy,
+    DeclineRebuy,
+    Discard,
+    Disconnect,
+    DrawStock,
+    GiveUp,
+    ProposeFrish,
+    Rebuy,
+    Reconnect,
+    ShowMelds,
+    TakeDiscard,
+    TakeOpenCard,
+    TimeExpired,
+)
+from rummylib.arrangement import arrange
+from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, make_deck
+from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
+from rummylib.melds import Meld, MeldRules
+from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.variants.base import (
+    Phase,
+    TurnClock,
+    Variant,
+    deal_cards,
+    flag,
+    next_player,
+    read_choice,
+    remove_cards,
+    shuffled,
+    whole,
+)
+
+if TYPE_CHECKING:
+    from rummylib.state import GameState
+    from rummylib.views import Observation
+
+__all__ = [
+    "FrishWindow",
+    "IsraeliDetail",
+    "IsraeliRummy",
+    "LoserMelds",
+    "OnStockExhausted",
+    "OpenCardAfterWindow",
+    "RebuyScore",
+    "Rummy71",
+    "Rummy101",
+    "next_match",
+]
+
+
+class OpenCardAfterWindow(enum.Enum):
+    """What happens to an open card nobody took in the first go-around (rule 1.6).
+
+    >>> OpenCardAfterWindow("bottom_of_stock")
+    <OpenCardAfterWindow.BOTTOM_OF_STOCK: 'bottom_of_stock'>
+    """
+
+    #: It stays under the stock, out of play, until the deal ends.
+    DEAD = "dead"
+    #: It becomes the last card of the stock.
+    BOTTOM_OF_STOCK = "bottom_of_stock"
+
+
+class LoserMelds(enum.Enum):
+    """How the other players' penalties are counted after a declaration (rule 1.15).
+
+    >>> LoserMelds("as_shown")
+    <LoserMelds.AS_SHOWN: 'as_shown'>
+    """
+
+    #: The best arrangement of the hand, whatever the player showed.
+    BEST = "best"
+    #: The arrangement the player showed; giving up without one counts every card.
+    AS_SHOWN = "as_shown"
+
+
+class FrishWindow(enum.Enum):
+    """When a player may propose Frish (rule 1.18).
+
+    >>> FrishWindow("never")
+    <FrishWindow.NEVER: 'never'>
+    """
+
+    #: On one's own turn, before taking a card, during the first go-around.
+    FIRST_GO_AROUND = "first_go_around"
+    #: The table plays without Frish.
+    NEVER = "never"
+
+
+class RebuyScore(enum.Enum):
+    """The total a player re-enters with (rule 1.22).
+
+    >>> RebuyScore("highest_remaining_plus_one")
+    <RebuyScore.HIGHEST_REMAINING_PLUS_ONE: 'highest_remaining_plus_one'>
+    """
+
+    #: The highest total among the players still in.
+    HIGHEST_REMAINING = "highest_remaining"
+    #: One more than that.
+    HIGHEST_REMAINING_PLUS_ONE = "highest_remaining_plus_one"
+
+
+class OnStockExhausted(enum.Enum):
+    """What happens when the stock runs out (rule 1.24).
+
+    >>> OnStockExhausted("void_deal")
+    <OnStockExhausted.VOID_DEAL: 'void_deal'>
+    """
+
+    #: The discard pile except its top card is shuffled into a new stock.
+    RESHUFFLE = "reshuffle"
+    #: The deal is void; nobody scores and the same dealer deals again.
+    VOID_DEAL = "void_deal"
+
+
+def _to_frish_window(value: object) -> FrishWindow:
+    return read_choice(FrishWindow, value)
+
+
+def _to_loser_melds(value: object) -> LoserMelds:
+    return read_choice(LoserMelds, value)
+
+
+def _to_on_stock_exhausted(value: object) -> OnStockExhausted:
+    return read_choice(OnStockExhausted, value)
+
+
+def _to_open_card_after_window(value: object) -> OpenCardAfterWindow:
+    return read_choice(OpenCardAfterWindow, value)
+
+
+def _to_rebuy_score(value: object) -> RebuyScore:
+    return read_choice(RebuyScore, value)
+
+
+def _stakes(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or not value:
+        msg = f"rebuy_stakes must be a non-empty sequence of whole numbers, not {value!r}"
+        raise ConfigurationError(msg)
+    for stake in value:
+        if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+            msg = f"rebuy_stakes must hold whole numbers of at least 0, not {stake!r}"
+            raise ConfigurationError(msg)
+    return tuple(value)
+
+
+def _seats(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple | set | frozenset):
+        msg = f"sitting_out must be a sequence of seat numbers, not {value!r}"
+        raise ConfigurationError(msg)
+    for seat in value:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            msg = f"sitting_out must hold seat numbers (0, 1, …), not {seat!r}"
+            raise ConfigurationError(msg)
+    return tuple(sorted(set(value)))
+
+
+@attrs.frozen(kw_only=True)
+class IsraeliDetail:
+    """The Israeli game's own bookkeeping inside a :class:`~rummylib.state.GameState`.
+
+    Attributes:
+        played: players who have finished a turn in this deal (since the last deal or
+            redeal). A turn is in the first go-around while its player is not listed here.
+        taken_face_up: the card taken face up this turn, which may not be discarded.
+        declarer: who declared Rummy in this deal, if anyone has.
+        shown: the post-declaration answers so far: (player, melds shown or ``None``).
+        rebuys: how many times each player has bought back in this match.
+        rebuy_level: the total that players buying back in after this deal re-enter with.
+        spectators: players who declined a rebuy.
+        removed: players removed from the match by a clock or by disconnection.
+        frish_proposals: Frish proposals made by each player in this deal.
+        frish_proposer: who proposed the Frish being voted on, if a vote is open.
+        disconnected: players the host reported disconnected (and not yet reconnected).
+        autoplayed: consecutive turns each player finished while disconnected.
+        clock_number: counts the clocks started in the match (see :meth:`IsraeliRummy.turn_clock`).
+        events: match events outside deal scoring (rebuys, spectators, removals), for the record.
+
+    >>> new_game("rummy101", players=3, seed=1).detail.frish_proposals
+    (0, 0, 0)
+    """
+
+    played: tuple[int, ...] = ()
+    taken_face_up: Card | None = None
+    declarer: int | None = None
+    shown: tuple[tuple[int, tuple[Meld, ...] | None], ...] = ()
+    rebuys: tuple[int, ...] = ()
+    rebuy_level: int = 0
+    spectators: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()
+    frish_proposals: tuple[int, ...] = ()
+    frish_proposer: int | None = None
+    disconnected: tuple[int, ...] = ()
+    autoplayed: tuple[int, ...] = ()
+    clock_number: int = 0
+    events: tuple[ScoreLine, ...] = ()
+
+
+# Actions are values: the ones listed every turn are made once, here.
+_SEATS = range(6)
+_DRAW_STOCK = tuple(DrawStock(player=player) for player in _SEATS)
+_TAKE_DISCARD = tuple(TakeDiscard(player=player) for player in _SEATS)
+_TAKE_OPEN = tuple(TakeOpenCard(player=player) for player in _SEATS)
+_PROPOSE_FRISH = tuple(ProposeFrish(player=player) for player in _SEATS)
+_DISCARDS = tuple(tuple(Discard(player=player, card=card) for card in CARDS) for player in _SEATS)
+
+
+def _name(player: int) -> str:
+    return f"p{player + 1}"
+
+
+def _illegal(message: str) -> IllegalActionError:
+    return IllegalActionError(message)
+
+
+@functools.lru_cache(maxsize=4096)
+def _legal_reading(meld: Meld, rules: MeldRules) -> Meld | str:
+    """The meld if its reading is legal, else a legal reading of its cards, else the reason.
+
+    Cached: a declaration is checked by ``verify`` and read again by ``apply``.
+    """
+    if meld.is_valid(rules):
+        return meld
+    try:
+        return Meld.from_cards(meld.cards, rules)
+    except InvalidMeldError as error:
+        return str(error)
+
+
+def _with(players: tuple[int, ...], player: int) -> tuple[int, ...]:
+    return tuple(sorted({*players, player}))
+
+
+def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
+    return tuple(p for p in players if p != player)
+
+
+@attrs.frozen(kw_only=True)
+class IsraeliRummy(Variant):
+    """Israeli online rummy; use the presets :class:`Rummy71` and :class:`Rummy101`.
+
+    Every setting of RULES.md section 1 is a field, with the default the rules give; the
+    rules page of the documentation lists them. Two more settings describe one match at a
+    table, for :func:`next_match`: ``first_player`` (the seat that plays first in the first
+    deal; ``None`` for the first seat dealt in) and ``sitting_out`` (seats not dealt in).
+
+    >>> variant = get_variant("rummy101", max_multiplier=8)
+    >>> variant.max_multiplier, variant.frish_window
+    (8, <FrishWindow.FIRST_GO_AROUND: 'first_go_around'>)
+    >>> get_variant("rummy101", frish_window="sometimes")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: bad setting 'sometimes': expected one of ...
+    """
+
+    title: ClassVar[str] = "Israeli rummy"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    #: The most deadwood points with which the greedy bot proposes Frish (about one dealt
+    #: hand in twenty is that strong).
+    greedy_frish_propose_deadwood: ClassVar[int] = 20
+    #: The most deadwood points with which the greedy bot accepts a Frish (about one dealt
+    #: hand in ten).
+    greedy_frish_accept_deadwood: ClassVar[int] = 30
+
+    elimination_threshold: int = attrs.field(default=101, validator=whole(1))
+    decks: int = attrs.field(default=2, validator=whole(1))
+    jokers: int = attrs.field(default=4, validator=whole(0))
+    hand_size: int = attrs.field(default=13, validator=whole(1))
+    open_card_after_window: OpenCardAfterWindow = attrs.field(
+        default=OpenCardAfterWindow.DEAD, converter=_to_open_card_after_window
+    )
+    joker_beside_ace: bool = attrs.field(default=False, validator=flag)
+    post_declare_seconds: int = attrs.field(default=30, validator=whole(0))
+    loser_melds: LoserMelds = attrs.field(default=LoserMelds.BEST, converter=_to_loser_melds)
+    ace_points: int = attrs.field(default=1, validator=whole(0))
+    joker_points: int = attrs.field(default=0, validator=whole(0))
+    first_deal_multiplier: int = attrs.field(default=2, validator=whole(1))
+    frish_window: FrishWindow = attrs.field(
+        default=FrishWindow.FIRST_GO_AROUND, converter=_to_frish_window
+    )
+    frish_answer_seconds: int = attrs.field(default=15, validator=whole(0))
+    frish_per_player_per_deal: int = attrs.field(default=1, validator=whole(0))
+    max_multiplier: int | None = attrs.field(default=None, validator=whole(1, optional=True))
+    stake: int = attrs.field(default=1, validator=whole(0))
+    rebuy_score: RebuyScore = attrs.field(
+        default=RebuyScore.HIGHEST_REMAINING, converter=_to_rebuy_score
+    )
+    first_rebuy_mandatory: bool = attrs.field(default=True, validator=flag)
+    max_rebuys: int = attrs.field(default=2, validator=whole(0))
+    rebuy_stakes: tuple[int, ...] = attrs.field(default=(1, 2), converter=_stakes)
+    on_stock_exhausted: OnStockExhausted = attrs.field(
+        default=OnStockExhausted.RESHUFFLE, converter=_to_on_stock_exhausted
+    )
+    first_go_around_seconds: int = attrs.field(default=60, validator=whole(1))
+    turn_seconds: int = attrs.field(default=30, validator=whole(1))
+    grace_seconds: int = attrs.field(default=60, validator=whole(0))
+    autoplay_turns: int = attrs.field(default=4, validator=whole(1))
+    first_player: int | None = attrs.field(default=None, validator=whole(0, optional=True))
+    sitting_out: tuple[int, ...] = attrs.field(default=(), converter=_seats)
+
+    _rules: MeldRules = attrs.field(init=False, eq=False, repr=False)
+    _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.hand_size * self.max_players + 1 > self.decks * 52 + self.jokers:
+            msg = (
+                f"{self.decks} packs and {self.jokers} jokers cannot deal {self.hand_size} "
+                f"cards to {self.max_players} players plus an open card"
+            )
+            raise ConfigurationError(msg)
+        object.__setattr__(self, "_rules", MeldRules(joker_beside_ace=self.joker_beside_ace))
+        object.__setattr__(
+            self, "_points", CardPoints(ace=self.ace_points, face=10, joker=self.joker_points)
+        )
+
+    # -- what the game is ---------------------------------------------------------------------
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        """Groups of 3–4 different suits; runs with the ace at either end; rule 13 on jokers.
+
+        >>> get_variant("rummy101").meld_rules.joker_beside_ace
+        False
+        """
+        return self._rules
+
+    @property
+    def card_points(self) -> CardPoints:
+        """Card values by rule 16 (2–10 pip value, J Q K 10, ace and joker as set).
+
+        >>> get_variant("rummy101", joker_points=25).card_points.joker
+        25
+        """
+        return self._points
+
+    def deck_for(self, players: int) -> tuple[Card, ...]:
+        """Two packs and four jokers by default, whatever the player count.
+
+        >>> len(get_variant("rummy71").deck_for(3))
+        108
+        """
+        return make_deck(decks=self.decks, jokers=self.jokers)
+
+    def hand_size_for(self, players: int) -> int:
+        """Thirteen cards each.
+
+        >>> get_variant("rummy71").hand_size_for(6)
+        13
+        """
+        return self.hand_size
+
+    # -- the match ----------------------------------------------------------------------------
+
+    def start(self, state: GameState) -> GameState:
+        """Collect the stakes and deal the first deal (rules 1.3, 1.17, 1.19).
+
+        The seat before ``first_player`` deals (by default the last seat, so seat 0 plays
+        first); seats in ``sitting_out`` are not dealt in and pay no stake.
+
+        >>> state = new_game("rummy101", players=4, seed=1)
+        >>> state.pot, state.dealer, state.current_player
+        (4, 3, 0)
+        >>> state = new_game(get_variant("rummy101", first_player=2, sitting_out=[0]), players=4)
+        >>> state.pot, state.players_in, state.dealer, state.current_player
+        (3, (1, 2, 3), 1, 2)
+
+        Raises:
+            ConfigurationError: ``first_player`` or ``sitting_out`` names a seat the table
+                does not have, the first player sits out, or fewer than two players remain.
+        """
+        players = state.player_count
+        for seat in (
+            *self.sitting_out,
+            *(() if self.first_player is None else (self.first_player,)),
+        ):
+            if seat >= players:
+                msg = f"there is no seat p{seat + 1} at this {players}-seat table"
+                raise ConfigurationError(msg)
+        players_in = tuple(seat for seat in range(players) if seat not in self.sitting_out)
+        if len(players_in) < self.min_players:
+            msg = f"at least {self.min_players} players must be dealt in, not {len(players_in)}"
+            raise ConfigurationError(msg)
+        if self.first_player is None:
+            dealer = players - 1
+        elif self.first_player in self.sitting_out:
+            msg = f"{_name(self.first_player)} sits out and cannot play first"
+            raise ConfigurationError(msg)
+        else:
+            dealer = (self.first_player - 1) % players
+        zeros = (0,) * players
+        state = state.replace(
+            players_in=players_in,
+            dealer=dealer,
+            pot=self.stake * len(players_in),
+            detail=IsraeliDetail(rebuys=zeros, frish_proposals=zeros, autoplayed=zeros),
+        )
+        return self._deal(
+            state, dealer=dealer, deal_number=1, multiplier=self.first_deal_multiplier
+        )
+
+    def _deal(
+        self,
+        state: GameState,
+        *,
+        dealer: int,
+        deal_number: int,
+        multiplier: int,
+        redeal: bool = False,
+    ) -> GameState:
+        """Shuffle and deal; a ``redeal`` (Frish, void deal) keeps the deal's Frish count."""
+        players_in = state.players_in
+        first = next_player(players_in, dealer)
+        seats = players_in[players_in.index(first) :] + players_in[: players_in.index(first)]
+        if state.deck is not None and state.shuffle_count == 0:
+            deck = state.deck
+        else:
+            deck = shuffled(self.deck_for(state.player_count), state.seed, state.shuffle_count)
+        hands, rest = deal_cards(deck, seats, self.hand_size, state.player_count)
+        detail: IsraeliDetail = state.detail
+        return state.replace(
+            phase=Phase.DRAW,
+            current_player=first,
+            to_act=(first,),
+            hands=hands,
+            stock=rest[1:],
+            discard_pile=(),
+            open_card=rest[0],
+            table=(),
+            deal_number=deal_number,
+            dealer=dealer,
+            multiplier=multiplier,
+            shuffle_count=state.shuffle_count + 1,
+            detail=attrs.evolve(
+                detail,
+                played=(),
+                taken_face_up=None,
+                declarer=None,
+                shown=(),
+                frish_proposer=None,
+                frish_proposals=(detail.frish_proposals if redeal else (0,) * state.player_count),
+                clock_number=detail.clock_number + 1,
+            ),
+        )
+
+    # -- legality -----------------------------------------------------------------------------
+
+    def _in_first_go_around(self, state: GameState) -> bool:
+        detail: IsraeliDetail = state.detail
+        return state.current_player is not None and state.current_player not in detail.played
+
+    def _discard_refusal(self, state: GameState, player: int, card: Card) -> str | None:
+        detail: IsraeliDetail = state.detail
+        if card not in state.hands[player]:
+            return f"{card} is not in {_name(player)}'s hand"
+        if card.is_joker:
+            return "a joker may not be discarded"
+        if detail.taken_face_up == card:
+            return f"{card} was taken face up this turn and may not be discarded"
+        return None
+
+    def _frish_refusal(self, state: GameState, player: int) -> str | None:  # noqa: PLR0911
+        """Why ``player`` (who may act) may not propose Frish now, or ``None``."""
+        detail: IsraeliDetail = state.detail
+        allowed = self.frish_per_player_per_deal
+        if self.frish_window is FrishWindow.NEVER or allowed == 0:
+            return "frish is not played at this table"
+        if state.phase is Phase.PLAY:
+            return "frish is proposed before taking a card"
+        if state.phase is not Phase.DRAW:
+            return f"it is not a move of the {state.phase.value} phase"
+        if not self._in_first_go_around(state):
+            return "frish can only be proposed in the first go-around"
+        if detail.frish_proposals[player] >= allowed:
+            if allowed == 1:
+                return f"{_name(player)} has already proposed frish in this deal"
+            return f"{_name(player)} has already proposed frish {allowed} times in this deal"
+        cap = self.max_multiplier
+        if cap is not None and state.multiplier * 2 > cap:
+            return (
+                f"the multiplier would become x{state.multiplier * 2}, "
+                f"above the table's cap of x{cap}"
+            )
+        return None
+
+    def _check_turn(self, state: GameState, action: Action) -> None:
+        player = action.player
+        if player not in state.to_act:
+            if state.current_player is None:
+                msg = f"{_name(player)} cannot act now ({state.phase.value})"
+            else:
+                msg = f"it is {_name(state.current_player)}'s turn, not {_name(player)}'s"
+            raise _illegal(msg)
+
+    def verify(self, state: GameState, action: Action) -> None:  # noqa: PLR0911, PLR0912, PLR0915
+        """Check an action against rules 1.5–1.15, 1.18, 1.22 and 1.25–1.26.
+
+        Host events (:class:`~rummylib.actions.TimeExpired`,
+        :class:`~rummylib.actions.Disconnect`, :class:`~rummylib.actions.Reconnect`) are
+        checked here but never listed by :meth:`legal_actions`: they are not moves.
+
+        >>> from rummylib.actions import Discard, TimeExpired
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> state.verify(Discard(player=0, card=JOKER))
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.IllegalActionError: p1 must take a card first
+        >>> state.verify(TimeExpired(player=1))
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.IllegalActionError: p2's clock is not running
+
+        Raises:
+            IllegalActionError: the action is not legal now; the message says why.
+        """
+        if isinstance(action, Disconnect | Reconnect):
+            self._verify_connection(state, action)
+            return
+        if isinstance(action, TimeExpired):
+            clock = self.turn_clock(state)
+            if clock is None:
+                msg = f"no clock runs in the {state.phase.value} phase"
+                raise _illegal(msg)
+            if action.player not in clock.players:
+                msg = f"{_name(action.player)}'s clock is not running"
+                raise _illegal(msg)
+            return
+        self._check_turn(state, action)
+        player = action.player
+        phase = state.phase
+        if isinstance(action, ProposeFrish):
+            refusal = self._frish_refusal(state, player)
+            if refusal:
+                raise _illegal(f"cannot propose frish: {refusal}")
+            return
+        if phase is Phase.DRAW:
+            if isinstance(action, DrawStock):
+                return
+            if isinstance(action, TakeDiscard):
+                if action.count != 1:
+                    msg = "only the top card of the discard pile can be taken"
+                    raise _illegal(msg)
+                if not state.discard_pile:
+                    msg = "the discard pile is empty"
+                    raise _illegal(msg)
+                return
+            if isinstance(action, TakeOpenCard):
+                if state.open_card is None:
+                    msg = "the open card has already been taken"
+                    raise _illegal(msg)
+                if not self._in_first_go_around(state):
+                    msg = "the open card can only be taken in the first go-around"
+                    raise _illegal(msg)
+                return
+            if isinstance(action, Discard | DeclareRummy):
+                msg = f"{_name(player)} must take a card first"
+                raise _illegal(msg)
+        elif phase is Phase.PLAY:
+            if isinstance(action, DrawStock | TakeDiscard | TakeOpenCard):
+                msg = f"{_name(player)} has already taken a card this turn"
+                raise _illegal(msg)
+            if isinstance(action, Discard):
+                refusal = self._discard_refusal(state, player, action.card)
+                if refusal:
+                    raise _illegal(f"cannot discard {action.card}: {refusal}")
+                return
+            if isinstance(action, DeclareRummy):
+                self._verify_declaration(state, action)
+                return
+        elif phase is Phase.SHOW_MELDS:
+            if isinstance(action, GiveUp):
+                return
+            if isinstance(action, ShowMelds):
+                self._verify_melds_in_hand(state, player, action.melds)
+                return
+        elif phase is Phase.FRISH_VOTE:
+            if isinstance(action, AnswerFrish):
+                return
+        elif phase is Phase.REBUY and isinstance(action, Rebuy | DeclineRebuy):
+            return
+        msg = f"{type(action).__name__} is not a move of the {phase.value} phase"
+        raise _illegal(msg)
+
+    def _verify_connection(self, state: GameState, action: Disconnect | Reconnect) -> None:
+        player = action.player
+        detail: IsraeliDetail = state.detail
+        if player not in state.players_in:
+            msg = f"{_name(player)} is not in the match"
+            raise _illegal(msg)
+        if isinstance(action, Disconnect) and player in detail.disconnected:
+            msg = f"{_name(player)} is already disconnected"
+            raise _illegal(msg)
+        if isinstance(action, Reconnect) and player not in detail.disconnected:
+            msg = f"{_name(player)} is not disconnected"
+            raise _illegal(msg)
+
+    def _read_melds(self, melds: Sequence[Meld]) -> tuple[Meld, ...]:
+        """The melds with a legal reading each (rule 1.13: a set is a meld if *some* reading is).
+
+        A meld whose jokers were given an illegal reading is read again from its cards.
+        """
+        read = []
+        for meld in melds:
+            reading = _legal_reading(meld, self.meld_rules)
+            if isinstance(reading, str):
+                raise _illegal(reading)
+            read.append(reading)
+        return tuple(read)
+
+    def _verify_declaration(self, state: GameState, action: DeclareRummy) -> None:
+        player = action.player
+        refusal = self._discard_refusal(state, player, action.discard)
+        if refusal:
+            raise _illegal(f"cannot finish with {action.discard}: {refusal}")
+        self._read_melds(action.melds)
+        rest = Counter(state.hands[player])
+        rest[action.discard] -= 1
+        shown: Counter[Card] = Counter()
+        for meld in action.melds:
+            shown.update(meld.cards)
+        if shown != +rest:
+            missing = sorted((rest - shown).elements(), key=lambda card: card.index)
+            extra = sorted((shown - rest).elements(), key=lambda card: card.index)
+            parts = []
+            if missing:
+                parts.append(f"{format_cards(missing)} not melded")
+            if extra:
+                parts.append(f"{format_cards(extra)} not in hand")
+            msg = f"not a rummy: every card but the discard must be melded ({'; '.join(parts)})"
+            raise _illegal(msg)
+
+    def _verify_melds_in_hand(self, state: GameState, player: int, melds: Sequence[Meld]) -> None:
+        self._read_melds(melds)
+        shown: Counter[Card] = Counter()
+        for meld in melds:
+            shown.update(meld.cards)
+        extra = shown - Counter(state.hands[player])
+        if extra:
+            names = format_cards(sorted(extra.elements(), key=lambda card: card.index))
+            msg = f"the melds use cards {_name(player)} does not hold: {names}"
+            raise _illegal(msg)
+
+    def legal_actions(self, state: GameState, player: int) -> tuple[Action, ...]:
+        """The moves of ``player``, in canonical order.
+
+        Taking a card: stock, discard, open card, then a Frish proposal. Playing: discards by
+        card, then declarations. A Frish vote: refuse, accept. Host events are never listed.
+
+        >>> new_game("rummy101", players=2, seed=5).legal_actions()
+        (DrawStock(player=0), TakeOpenCard(player=0), ProposeFrish(player=0))
+        """
+        phase = state.phase
+        if phase is Phase.DRAW:
+            actions: list[Action] = [_DRAW_STOCK[player]]
+            if state.discard_pile:
+                actions.append(_TAKE_DISCARD[player])
+            if state.open_card is not None and self._in_first_go_around(state):
+                actions.append(_TAKE_OPEN[player])
+            if self._frish_refusal(state, player) is None:
+                actions.append(_PROPOSE_FRISH[player])
+            return tuple(actions)
+        if phase is Phase.PLAY:
+            hand = state.hands[player]
+            detail: IsraeliDetail = state.detail
+            taken = JOKER if detail.taken_face_up is None else detail.taken_face_up
+            indexes = sorted({card.index for card in hand} - {JOKER_INDEX, taken.index})
+            discards = _DISCARDS[player]
+            actions = [discards[index] for index in indexes]
+            allowed = [CARDS[index] for index in indexes]
+            actions.extend(self._declarations(hand, allowed, player))
+            return tuple(actions)
+        if phase is Phase.SHOW_MELDS:
+            best = arrange(state.hands[player], self.meld_rules, self.card_points)
+            shown: list[Action] = [ShowMelds(player=player, melds=best.melds)] if best.melds else []
+            return (*shown, GiveUp(player=player))
+        if phase is Phase.FRISH_VOTE:
+            return (
+                AnswerFrish(player=player, accept=False),
+                AnswerFrish(player=player, accept=True),
+            )
+        if phase is Phase.REBUY:
+            return (Rebuy(player=player), DeclineRebuy(player=player))
+        return ()
+
+    def _declarations(
+        self, hand: Sequence[Card], allowed: Sequence[Card], player: int
+    ) -> list[Action]:
+        rules = self.meld_rules
+        if not may_meld_all(hand, rules, allowed):
+            return []
+        declarations: list[Action] = []
+        for card in allowed:
+            rest = remove_cards(hand, (card,))
+            if not may_meld_all(rest, rules):
+                continue
+            arrangement = arrange(rest, rules, self.card_points)
+            if arrangement.is_complete:
+                declarations.append(
+                    DeclareRummy(player=player, discard=card, melds=arrangement.melds)
+                )
+        return declarations
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def apply(self, state: GameState, action: Action) -> GameState:  # noqa: PLR0911, PLR0912
+        """The state after a verified action.
+
+        >>> from rummylib.actions import Disconnect
+        >>> state = new_game("rummy101", players=2, seed=5).apply(Disconnect(player=1))
+        >>> state.detail.disconnected, state.to_act
+        ((1,), (0,))
+        """
+        player = action.player
+        detail: IsraeliDetail = state.detail
+        if isinstance(action, Disconnect):
+            return state.replace(
+                detail=attrs.evolve(detail, disconnected=_with(detail.disconnected, player))
+            )
+        if isinstance(action, Reconnect):
+            autoplayed = list(detail.autoplayed)
+            autoplayed[player] = 0
+            return state.replace(
+                detail=attrs.evolve(
+                    detail,
+                    disconnected=_without(detail.disconnected, player),
+                    autoplayed=tuple(autoplayed),
+                )
+            )
+        if isinstance(action, TimeExpired):
+            return self._time_expired(state, player)
+        if isinstance(action, ProposeFrish):
+            return self._propose_frish(state, player)
+        if isinstance(action, AnswerFrish):
+            return self._answer_frish(state, player, accept=action.accept)
+        hands = list(state.hands)
+        if isinstance(action, DrawStock):
+            hands[player] = (*hands[player], state.stock[0])
+            return state.replace(
+                hands=tuple(hands),
+                stock=state.stock[1:],
+                phase=Phase.PLAY,
+                detail=attrs.evolve(detail, taken_face_up=None),
+            )
+        if isinstance(action, TakeDiscard):
+            card = state.discard_pile[-1]
+            hands[player] = (*hands[player], card)
+            return state.replace(
+                hands=tuple(hands),
+                discard_pile=state.discard_pile[:-1],
+                phase=Phase.PLAY,
+                detail=attrs.evolve(detail, taken_face_up=card),
+            )
+        if isinstance(action, TakeOpenCard):
+            open_card = state.open_card
+            assert open_card is not None
+            hands[player] = (*hands[player], open_card)
+            return state.replace(
+                hands=tuple(hands),
+                open_card=None,
+                phase=Phase.PLAY,
+                detail=attrs.evolve(detail, taken_face_up=open_card),
+            )
+        if isinstance(action, Discard):
+            hands[player] = remove_cards(hands[player], (action.card,))
+            state = state.replace(
+                hands=tuple(hands), discard_pile=(*state.discard_pile, action.card)
+            )
+            return self._end_turn(state, player)
+        if isinstance(action, DeclareRummy):
+            hands[player] = ()
+            pending = self._window_order(state, player)
+            state = state.replace(
+                hands=tuple(hands),
+                discard_pile=(*state.discard_pile, action.discard),
+                table=self._read_melds(action.melds),
+                phase=Phase.SHOW_MELDS,
+                current_player=None,
+                to_act=pending,
+                detail=attrs.evolve(
+                    detail,
+                    declarer=player,
+                    taken_face_up=None,
+                    clock_number=detail.clock_number + 1,
+                ),
+            )
+            return self._score_if_done(state) if not pending else state
+        if isinstance(action, ShowMelds):
+            return self._close_window(state, player, self._read_melds(action.melds))
+        if isinstance(action, GiveUp):
+            return self._close_window(state, player, None)
+        if isinstance(action, Rebuy | DeclineRebuy):
+            return self._answer_rebuy(state, player, accept=isinstance(action, Rebuy))
+        msg = f"{type(action).__name__} cannot be applied"  # pragma: no cover
+        raise _illegal(msg)  # pragma: no cover
+
+    def _window_order(self, state: GameState, first_after: int) -> tuple[int, ...]:
+        """Every other player still in, in playing order from the one after ``first_after``."""
+        order = []
+        player = first_after
+        for _ in range(len(state.players_in) - 1):
+            player = next_player(state.players_in, player)
+            order.append(player)
+        return tuple(order)
+
+    def _close_window(
+        self, state: GameState, player: int, melds: tuple[Meld, ...] | None
+    ) -> GameState:
+        detail: IsraeliDetail = state.detail
+        state = state.replace(
+            to_act=_without(state.to_act, player),
+            detail=attrs.evolve(detail, shown=(*detail.shown, (player, melds))),
+        )
+        return self._score_if_done(state)
+
+    def _end_turn(self, state: GameState, player: int) -> GameState:
+        """After a discard: count an auto-played turn (rule 1.26), then pass the turn on."""
+        detail: IsraeliDetail = state.detail
+        if player in detail.disconnected:
+            autoplayed = list(detail.autoplayed)
+            autoplayed[player] += 1
+            state = state.replace(detail=attrs.evolve(detail, autoplayed=tuple(autoplayed)))
+            if autoplayed[player] >= self.autoplay_turns:
+                reason = (
+                    f"removed after {autoplayed[player]} auto-played turns: loses, stake forfeited"
+                )
+                return self._remove(state, player, reason=reason, completed=True)
+        return self._next_turn(state, player, completed=True)
+
+    def _next_turn(self, state: GameState, after: int, *, completed: bool) -> GameState:
+        """Give the turn to the player after ``after``; refill or void if the stock is out."""
+        detail: IsraeliDetail = state.detail
+        played = detail.played
+        if completed and after not in played:
+            played = (*played, after)
+        stock = state.stock
+        open_card = state.open_card
+        if (
+            open_card is not None
+            and self.open_card_after_window is OpenCardAfterWindow.BOTTOM_OF_STOCK
+            and all(player in played for player in state.players_in)
+        ):
+            stock, open_card = (*stock, open_card), None
+        upcoming = next_player(state.players_in, after)
+        state = state.replace(
+            stock=stock,
+            open_card=open_card,
+            phase=Phase.DRAW,
+            current_player=upcoming,
+            to_act=(upcoming,),
+            detail=attrs.evolve(
+                detail,
+                played=played,
+                taken_face_up=None,
+                clock_number=detail.clock_number + 1,
+            ),
+        )
+        if stock:
+            return state
+        pile = state.discard_pile
+        if self.on_stock_exhausted is OnStockExhausted.RESHUFFLE and len(pile) > 1:
+            return state.replace(
+                stock=shuffled(pile[:-1], state.seed, state.shuffle_count),
+                discard_pile=pile[-1:],
+                shuffle_count=state.shuffle_count + 1,
+            )
+        record = DealResult(
+            deal_number=state.deal_number,
+            points=(0,) * state.player_count,
+            ended_by="void: the stock ran out",
+        )
+        state = state.replace(deal_results=(*state.deal_results, record))
+        return self._deal(
+            state,
+            dealer=state.dealer,
+            deal_number=state.deal_number,
+            multiplier=state.multiplier,
+            redeal=True,
+        )
+
+    # -- Frish, clocks, connections, removal (rules 1.18, 1.25–1.27) ---------------------------
+
+    def _propose_frish(self, state: GameState, player: int) -> GameState:
+        detail: IsraeliDetail = state.detail
+        proposals = list(detail.frish_proposals)
+        proposals[player] += 1
+        return state.replace(
+            phase=Phase.FRISH_VOTE,
+            current_player=None,
+            to_act=self._window_order(state, player),
+            detail=attrs.evolve(
+                detail,
+                frish_proposer=player,
+                frish_proposals=tuple(proposals),
+                clock_number=detail.clock_number + 1,
+            ),
+        )
+
+    def _answer_frish(self, state: GameState, player: int, *, accept: bool) -> GameState:
+        detail: IsraeliDetail = state.detail
+        proposer = detail.frish_proposer
+        assert proposer is not None
+        if not accept:
+            # Back to the proposer's turn, as before the proposal, with a fresh clock.
+            return state.replace(
+                phase=Phase.DRAW,
+                current_player=proposer,
+                to_act=(proposer,),
+                detail=attrs.evolve(
+                    detail, frish_proposer=None, clock_number=detail.clock_number + 1
+                ),
+            )
+        to_act = _without(state.to_act, player)
+        if to_act:
+            return state.replace(to_act=to_act)
+        # Everyone accepted: the same dealer deals the same deal again at double the multiplier.
+        return self._deal(
+            state,
+            dealer=state.dealer,
+            deal_number=state.deal_number,
+            multiplier=state.multiplier * 2,
+            redeal=True,
+        )
+
+    def _time_expired(self, state: GameState, player: int) -> GameState:
+        if state.phase is Phase.SHOW_MELDS:
+            return self._close_window(state, player, None)
+        if state.phase is Phase.FRISH_VOTE:
+            return self._answer_frish(state, player, accept=False)
+        reason = "removed: the turn clock ran out; loses, stake forfeited"
+        return self._remove(state, player, reason=reason, completed=False)
+
+    def _remove(self, state: GameState, player: int, *, reason: str, completed: bool) -> GameState:
+        """Rule 1.27: take ``player`` out of the match during their turn; cards under the stock."""
+        detail: IsraeliDetail = state.detail
+        hands = list(state.hands)
+        cards = hands[player]
+        hands[player] = ()
+        players_in = _without(state.players_in, player)
+        state = state.replace(
+            hands=tuple(hands),
+            stock=(*state.stock, *cards),
+            players_in=players_in,
+            detail=attrs.evolve(
+                detail,
+                taken_face_up=None,
+                removed=(*detail.removed, player),
+                disconnected=_without(detail.disconnected, player),
+                events=(*detail.events, ScoreLine(player=player, points=0, reason=reason)),
+            ),
+        )
+        if len(players_in) == 1:
+            return self._end_match(state, players_in)
+        return self._next_turn(state, player, completed=completed)
+
+    # -- scoring ------------------------------------------------------------------------------
+
+    def _score_if_done(self, state: GameState) -> GameState:
+        if state.to_act:
+            return state
+        detail: IsraeliDetail = state.detail
+        declarer = detail.declarer
+        assert declarer is not None
+        shown = dict(detail.shown)
+        points = [0] * state.player_count
+        lines = [ScoreLine(player=declarer, points=0, reason="declared rummy")]
+        for player in state.players_in:
+            if player == declarer:
+                continue
+            hand = state.hands[player]
+            if self.loser_melds is LoserMelds.BEST:
+                left = arrange(hand, self.meld_rules, self.card_points).deadwood_points
+                how = "left outside the best melds"
+            else:
+                melds = shown.get(player) or ()
+                melded = sum(hand_points(meld.cards, self.card_points) for meld in melds)
+                left = hand_points(hand, self.card_points) - melded
+                how = "left outside the melds shown" if melds else "in hand, no melds shown"
+            points[player] = left * state.multiplier
+            reason = f"{left} points {how} x{state.multiplier}"
+            lines.append(ScoreLine(player=player, points=points[player], reason=reason))
+        record = DealResult(
+            deal_number=state.deal_number,
+            points=tuple(points),
+            lines=tuple(lines),
+            ended_by=f"{_name(declarer)} declared rummy",
+        )
+        scores = tuple(total + add for total, add in zip(state.scores, points, strict=True))
+        state = state.replace(scores=scores, deal_results=(*state.deal_results, record))
+        return self._after_deal(state)
+
+    def _after_deal(self, state: GameState) -> GameState:
+        """Rules 1.20–1.22: eliminations, the automatic first rebuy, the optional second."""
+        threshold = self.elimination_threshold
+        survivors = tuple(p for p in state.players_in if state.scores[p] < threshold)
+        eliminated = [p for p in state.players_in if state.scores[p] >= threshold]
+        if len(survivors) <= 1:
+            return self._end_match(state, survivors or state.players_in)
+        detail: IsraeliDetail = state.detail
+        level = max(state.scores[p] for p in survivors)
+        if self.rebuy_score is RebuyScore.HIGHEST_REMAINING_PLUS_ONE:
+            level += 1
+        scores = list(state.scores)
+        rebuys = list(detail.rebuys)
+        events = list(detail.events)
+        players_in = list(state.players_in)
+        pending = []
+        pot = state.pot
+        for player in eliminated:
+            if rebuys[player] >= self.max_rebuys:
+                events.append(
+                    ScoreLine(player=player, points=0, reason="eliminated: no rebuys left")
+                )
+                players_in.remove(player)
+                continue
+            if rebuys[player] == 0 and self.first_rebuy_mandatory:
+                cost = self._rebuy_cost(0)
+                events.append(
+                    ScoreLine(
+                        player=player,
+                        points=level - scores[player],
+                        reason=f"mandatory rebuy for {cost}: back in at {level}",
+                    )
+                )
+                scores[player] = level
+                rebuys[player] = 1
+                pot += cost
+            else:
+                # Still in until they decline: they decide in the rebuy phase.
+                pending.append(player)
+        state = state.replace(
+            scores=tuple(scores),
+            pot=pot,
+            players_in=tuple(players_in),
+            detail=attrs.evolve(
+                detail, rebuys=tuple(rebuys), rebuy_level=level, events=tuple(events)
+            ),
+        )
+        if pending:
+            return state.replace(phase=Phase.REBUY, current_player=None, to_act=tuple(pending))
+        return self._next_deal(state)
+
+    def _rebuy_cost(self, rebuys_so_far: int) -> int:
+        stakes = self.rebuy_stakes
+        return self.stake * stakes[min(rebuys_so_far, len(stakes) - 1)]
+
+    def _answer_rebuy(self, state: GameState, player: int, *, accept: bool) -> GameState:
+        detail: IsraeliDetail = state.detail
+        to_act = _without(state.to_act, player)
+        if accept:
+            cost = self._rebuy_cost(detail.rebuys[player])
+            level = detail.rebuy_level
+            scores = list(state.scores)
+            rebuys = list(detail.rebuys)
+            event = ScoreLine(
+                player=player,
+                points=level - scores[player],
+                reason=f"rebuy for {cost}: back in at {level}",
+            )
+            scores[player] = level
+            rebuys[player] += 1
+            state = state.replace(
+                scores=tuple(scores),
+                pot=state.pot + cost,
+                to_act=to_act,
+                detail=attrs.evolve(detail, rebuys=tuple(rebuys), events=(*detail.events, event)),
+            )
+        else:
+            event = ScoreLine(player=player, points=0, reason="declined the rebuy: spectator")
+            state = state.replace(
+                to_act=to_act,
+                players_in=_without(state.players_in, player),
+                detail=attrs.evolve(
+                    detail,
+                    spectators=(*detail.spectators, player),
+                    disconnected=_without(detail.disconnected, player),
+                    events=(*detail.events, event),
+                ),
+            )
+        if to_act:
+            return state
+        if len(state.players_in) <= 1:  # pragma: no cover  (rule 1.21 ends such matches first)
+            return self._end_match(state, state.players_in)
+        return self._next_deal(state)
+
+    def _next_deal(self, state: GameState) -> GameState:
+        dealer = next_player(state.players_in, state.dealer)
+        deal_number = state.deal_number + 1
+        multiplier = self.first_deal_multiplier if deal_number == 1 else 1
+        return self._deal(state, dealer=dealer, deal_number=deal_number, multiplier=multiplier)
+
+    def _end_match(self, state: GameState, winners: Sequence[int]) -> GameState:
+        detail: IsraeliDetail = state.detail
+        payouts = [0] * state.player_count
+        share, remainder = divmod(state.pot, len(winners))
+        for offset, player in enumerate(winners):
+            payouts[player] = share + (1 if offset < remainder else 0)
+        result = MatchResult(
+            winners=tuple(winners),
+            scores=state.scores,
+            deals=state.deal_results,
+            payouts=tuple(payouts),
+            lines=detail.events,
+        )
+        return state.replace(
+            phase=Phase.MATCH_OVER,
+            current_player=None,
+            to_act=(),
+            players_in=tuple(winners),
+            result=result,
+        )
+
+    # -- for hosts and bots -------------------------------------------------------------------
+
+    def auto_action(self, state: GameState) -> Action:
+        """Rule 1.26: the move made for a player who cannot act (e.g. disconnected).
+
+        On a turn: take from the stock, then discard the card just taken, or, if it is a
+        joker (or a card taken face up), the highest-value card that may be discarded. Where
+        several players act at once, it answers for the first disconnected one among them (or
+        else the first): a grouping window is given up, a Frish refused, a rebuy declined.
+
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> state.auto_action()
+        DrawStock(player=0)
+        >>> state = state.apply(state.auto_action())
+        >>> state.auto_action() == Discard(player=0, card=state.hands[0][-1])
+        True
+        """
+        if state.phase is Phase.DRAW:
+            assert state.current_player is not None
+            return _DRAW_STOCK[state.current_player]
+        detail: IsraeliDetail = state.detail
+        if state.phase is Phase.PLAY:
+            player = state.current_player
+            assert player is not None
+            hand = state.hands[player]
+            last = hand[-1]
+            if not last.is_joker and last != detail.taken_face_up:
+                return _DISCARDS[player][last.index]
+            values = self.card_points.values
+            candidates = [
+                card for card in hand if not card.is_joker and card != detail.taken_face_up
+            ]
+            worst = max(candidates, key=lambda card: (values[card.index], card.index))
+            return _DISCARDS[player][worst.index]
+        waiting = [player for player in state.to_act if player in detail.disconnected]
+        player = (waiting or list(state.to_act))[0]
+        if state.phase is Phase.SHOW_MELDS:
+            return GiveUp(player=player)
+        if state.phase is Phase.FRISH_VOTE:
+            return AnswerFrish(player=player, accept=False)
+        return DeclineRebuy(player=player)
+
+    def turn_clock(self, state: GameState) -> TurnClock | None:
+        """Rule 1.25: how long the players who must act now have; the host keeps the time.
+
+        A turn (taking a card, then discarding or declaring) has ``first_go_around_seconds``
+        in the first go-around and ``turn_seconds`` after, then ``grace_seconds``; a
+        grouping window has ``post_declare_seconds`` and a Frish vote
+        ``frish_answer_seconds``, without grace. No clock runs in the rebuy phase. A new
+        :attr:`~rummylib.variants.base.TurnClock.number` means a new clock: each turn, each
+        window, each vote (and the proposer's turn after a refused Frish) starts one.
+
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> clock = state.turn_clock()
+        >>> clock.players, clock.seconds, clock.grace_seconds
+        ((0,), 60, 60)
+        """
+        detail: IsraeliDetail = state.detail
+        phase = state.phase
+        if phase is Phase.DRAW or phase is Phase.PLAY:
+            seconds = (
+                self.first_go_around_seconds
+                if self._in_first_go_around(state)
+                else self.turn_seconds
+            )
+            return TurnClock(
+                players=state.to_act,
+                seconds=seconds,
+                grace_seconds=self.grace_seconds,
+                number=detail.clock_number,
+            )
+        if phase is Phase.SHOW_MELDS:
+            seconds = self.post_declare_seconds
+        elif phase is Phase.FRISH_VOTE:
+            seconds = self.frish_answer_seconds
+        else:
+            return None
+        return TurnClock(players=state.to_act, seconds=seconds, number=detail.clock_number)
+
+    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
+        """What every player may know beyond the common observation fields.
+
+        >>> dict(new_game("rummy101", players=2, seed=5).observation(1).public)["rebuys"]
+        (0, 0)
+        """
+        detail: IsraeliDetail = state.detail
+        return (
+            ("frish_proposer", detail.frish_proposer),
+            ("frish_proposals", detail.frish_proposals),
+            ("rebuys", detail.rebuys),
+            ("spectators", detail.spectators),
+            ("removed", detail.removed),
+            ("disconnected", detail.disconnected),
+            ("autoplayed", detail.autoplayed),
+        )
+
+    def greedy_action(self, observation: Observation) -> Action | None:
+        """Frish for :class:`~rummylib.bots.GreedyBot`; ``None`` leaves the rest to the bot.
+
+        It proposes Frish when its dealt hand's best melds leave at most
+        :attr:`greedy_frish_propose_deadwood` points, and accepts one when its hand's best
+        melds leave at most :attr:`greedy_frish_accept_deadwood` points.
+
+        >>> observation = new_game("rummy101", players=2, seed=5).observation(0)
+        >>> print(observation.variant.greedy_action(observation))
+        None
+        """
+        phase = observation.phase
+        player = observation.player
+        if phase is Phase.DRAW:
+            proposal = _PROPOSE_FRISH[player]
+            if proposal in observation.legal_actions and self._deadwood(observation.hand) <= (
+                self.greedy_frish_propose_deadwood
+            ):
+                return proposal
+            return None
+        if phase is Phase.FRISH_VOTE and player in observation.to_act:
+            strong = self._deadwood(observation.hand) <= self.greedy_frish_accept_deadwood
+            return AnswerFrish(player=player, accept=strong)
+        return None
+
+    def _deadwood(self, hand: Sequence[Card]) -> int:
+        return arrange(hand, self.meld_rules, self.card_points).deadwood_points
+
+
+@attrs.frozen(kw_only=True)
+class Rummy71(IsraeliRummy):
+    """Israeli rummy where a player is out at 71 points.
+
+    >>> get_variant("rummy71").elimination_threshold
+    71
+    """
+
+    name: ClassVar[str] = "rummy71"
+    title: ClassVar[str] = "Rummy 71"
+    aliases: ClassVar[tuple[str, ...]] = ("rami71", "israeli71")
+    elimination_threshold: int = attrs.field(default=71, validator=whole(1))
+
+
+@attrs.frozen(kw_only=True)
+class Rummy101(IsraeliRummy):
+    """Israeli rummy where a player is out at 101 points.
+
+    >>> get_variant("rummy101").elimination_threshold
+    101
+    """
+
+    name: ClassVar[str] = "rummy101"
+    title: ClassVar[str] = "Rummy 101"
+    aliases: ClassVar[tuple[str, ...]] = ("rami101", "israeli101", "israeli")
+    elimination_threshold: int = attrs.field(default=101, validator=whole(1))
+
+
+def next_match(
+    final: GameState, *, seed: int | None = None, sitting_out: Iterable[int] = ()
+) -> GameState:
+    """Rule 1.23: the next match at the same table, after ``final`` has ended.
+
+    Seat numbers stay. The winner plays first: the next match's variant has
+    ``first_player`` set to the winner, so the seat before them deals the first deal, and the
+    deal rotates from there. Every seat plays again (spectators and eliminated or removed
+    players rejoin) except the seats in ``sitting_out``; everyone dealt in pays the stake
+    again. If the winner sits out, the next seat dealt in plays first.
+
+    Args:
+        final: a finished Rummy 71/101 match.
+        seed: the new match's seed (``None``: drawn from :mod:`secrets`, as in
+            :func:`~rummylib.state.new_game`).
+        sitting_out: seats that do not play the next match.
+
+    Returns:
+        The first state of the next match.
+
+    Raises:
+        ConfigurationError: the match is not over, is not Israeli rummy, or fewer than two
+            players would be dealt in.
+
+    >>> from rummylib.actions import TimeExpired
+    >>> final = new_game("rummy101", players=3, seed=2).apply(TimeExpired(player=0))
+    >>> final = final.apply(TimeExpired(player=1))
+    >>> final.result.winners, final.result.payouts
+    ((2,), (0, 0, 3))
+    >>> after = next_match(final, seed=9)
+    >>> after.current_player, after.dealer, after.pot, after.variant.first_player
+    (2, 1, 3, 2)
+    >>> next_match(after)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: the match is not over yet
+    """
+    from rummylib.state import new_game  # noqa: PLC0415  (the engine imports this module)
+
+    result = final.result
+    if result is None:
+        msg = "the match is not over yet"
+        raise ConfigurationError(msg)
+    variant = final.variant
+    if not isinstance(variant, IsraeliRummy):
+        msg = f"next_match is for Rummy 71/101 tables, not {variant.name}"
+        raise ConfigurationError(msg)
+    out = _seats(tuple(sitting_out))
+    playing = tuple(seat for seat in range(final.player_count) if seat not in out)
+    if len(playing) < variant.min_players:
+        msg = f"at least {variant.min_players} players must be dealt in, not {len(playing)}"
+        raise ConfigurationError(msg)
+    winner = result.winners[0]
+    first = winner if winner in playing else next_player(playing, winner)
+    variant = attrs.evolve(variant, first_player=first, sitting_out=out)
+    return new_game(variant, players=final.player_count, seed=seed)

@@ -1,0 +1,119 @@
+"""What one player may see.
+
+An :class:`Observation` is everything a player at the table can know: their own hand, the
+table, the discard pile, the open card while it lies face up, how many cards the others hold,
+the scores, whose turn it is, and their own legal actions. It never holds another player's
+cards, the order of the stock, or the seed, so a bot that acts on observations cannot cheat.
+
+>>> from rummylib import new_game
+>>> observation = new_game("rummy101", players=3, seed=8).observation(2)
+>>> observation.player, observation.hand_sizes, observation.legal_actions
+(2, (13, 13, 13), ())
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from rummylib.actions import Action
+from rummylib.cards import Card
+from rummylib.errors import IllegalActionError
+from rummylib.melds import Meld
+from rummylib.variants.base import Phase, Variant
+
+if TYPE_CHECKING:
+    from rummylib.state import GameState
+
+__all__ = ["Observation", "observe"]
+
+
+@attrs.frozen(kw_only=True)
+class Observation:
+    """One player's view of a :class:`~rummylib.state.GameState`.
+
+    Attributes:
+        player: whose view this is.
+        variant: the variant and its settings (public: the table's rules).
+        hand: the player's own cards, in the order received.
+        hand_sizes: how many cards each player holds.
+        stock_size: how many cards the stock holds (never their order).
+        discard_pile: the discard pile, top card last (every card in it was shown face up).
+        open_card: the Israeli open card while it lies face up, else ``None``.
+        table: the melds on the table.
+        scores: match totals.
+        players_in: players still in the match.
+        phase: what the game waits for.
+        current_player: whose turn it is, or ``None``.
+        to_act: every player who may act now.
+        deal_number: 1 for the first deal.
+        dealer: who dealt.
+        multiplier: the deal multiplier.
+        pot: the money in the pot.
+        legal_actions: this player's legal actions now.
+        public: variant-specific public facts, as (name, value) pairs.
+    """
+
+    player: int
+    variant: Variant
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_pile: tuple[Card, ...]
+    open_card: Card | None
+    table: tuple[Meld, ...]
+    scores: tuple[int, ...]
+    players_in: tuple[int, ...]
+    phase: Phase
+    current_player: int | None
+    to_act: tuple[int, ...]
+    deal_number: int
+    dealer: int
+    multiplier: int
+    pot: int
+    legal_actions: tuple[Action, ...]
+    public: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def discard_top(self) -> Card | None:
+        """The top card of the discard pile, if any.
+
+        >>> new_game("rummy101", players=2, seed=1).observation(0).discard_top is None
+        True
+        """
+        return self.discard_pile[-1] if self.discard_pile else None
+
+
+def observe(state: GameState, player: int) -> Observation:
+    """Build ``player``'s observation of ``state``.
+
+    The same as :meth:`~rummylib.state.GameState.observation`.
+    """
+    if isinstance(player, bool) or not isinstance(player, int):
+        msg = f"bad player {player!r}: players are numbered 0, 1, 2, …"
+        raise IllegalActionError(msg)
+    if not 0 <= player < state.player_count:
+        msg = f"there is no player p{player + 1} at this {state.player_count}-seat table"
+        raise IllegalActionError(msg)
+    return Observation(
+        player=player,
+        variant=state.variant,
+        hand=state.hands[player],
+        hand_sizes=tuple(len(hand) for hand in state.hands),
+        stock_size=len(state.stock),
+        discard_pile=state.discard_pile,
+        open_card=state.open_card,
+        table=state.table,
+        scores=state.scores,
+        players_in=state.players_in,
+        phase=state.phase,
+        current_player=state.current_player,
+        to_act=state.to_act,
+        deal_number=state.deal_number,
+        dealer=state.dealer,
+        multiplier=state.multiplier,
+        pot=state.pot,
+        legal_actions=state.legal_actions(player),
+        public=state.variant.public_info(state, player),
+    )

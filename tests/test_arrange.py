@@ -1,0 +1,489 @@
+"""The best arrangement of a hand (DESIGN.md section 3, RULES.md 0.7, Israeli rules 1.11–1.16).
+
+Expected values come from the rules text worked out by hand in the comments, or from the
+brute-force oracle in ``tests/oracle.py``, which uses :func:`rummylib.find_melds` and an
+exhaustive search over sets of disjoint melds and never the solver under test. Every
+arrangement returned is also checked on its own: legal melds, the right cards, the right points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummylib import (
+    JOKER,
+    AceRule,
+    Arrangement,
+    Card,
+    CardPoints,
+    ConfigurationError,
+    Meld,
+    MeldKind,
+    MeldRules,
+    NotationError,
+    _arrange,
+    arrange,
+    format_cards,
+    make_deck,
+    parse_card,
+    parse_cards,
+)
+from rummylib.arrangement import format_arrangement
+from rummylib.cards import CARDS
+from rummylib.cli import main
+from tests.oracle import Oracle, oracle_value
+
+GIN = MeldRules(ace=AceRule.LOW)
+GIN_POINTS = CardPoints(ace=1, face=10)
+ISRAELI = MeldRules(joker_beside_ace=False)
+ISRAELI_POINTS = CardPoints(ace=1, face=10, joker=0)
+ONE_PACK = make_deck()
+TWO_PACKS = make_deck(decks=2, jokers=4)
+
+
+def not_joker(card: Card) -> bool:
+    return not card.is_joker
+
+
+def check_arrangement(
+    hand: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    result: Arrangement,
+    *,
+    discard: bool = False,
+    can_discard: Callable[[Card], bool] | None = None,
+) -> None:
+    """Everything an arrangement must satisfy, whatever its optimality."""
+    for meld in result.melds:
+        meld.check(rules)
+    used = Counter(card for meld in result.melds for card in meld.cards)
+    used.update(result.deadwood)
+    if discard:
+        assert result.discard is not None
+        assert can_discard is None or can_discard(result.discard)
+        used[result.discard] += 1
+        # Optimal, so no allowed card left in the deadwood is worth more than the discard.
+        heaviest = points.of(result.discard)
+        for card in result.deadwood:
+            assert points.of(card) <= heaviest or not (can_discard is None or can_discard(card))
+    else:
+        assert result.discard is None
+    assert used == Counter(hand)
+    assert result.deadwood_points == sum(points.of(card) for card in result.deadwood)
+    assert result.is_complete == (not result.deadwood)
+    assert result.deadwood_count == len(result.deadwood)
+    assert list(result.deadwood) == sorted(result.deadwood, key=lambda card: card.index)
+
+
+def check_against_oracle(
+    hand: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    *,
+    discard: bool = False,
+    can_discard: Callable[[Card], bool] | None = None,
+) -> Arrangement:
+    result = arrange(hand, rules, points, discard=discard, can_discard=can_discard)
+    check_arrangement(hand, rules, points, result, discard=discard, can_discard=can_discard)
+    expected = oracle_value(hand, rules, points, discard=discard, can_discard=can_discard)
+    assert (result.deadwood_points, len(result.deadwood)) == expected, format_cards(hand)
+    return result
+
+
+# ------------------------------------------------------------------------------------------
+# Strategies: hands drawn without replacement from real decks.
+
+
+def drawn(deck: Sequence[Card], max_size: int) -> st.SearchStrategy[list[Card]]:
+    """Hands of 0 to ``max_size`` cards (every size equally likely) dealt from ``deck``."""
+    return (
+        st.integers(0, max_size)
+        .flatmap(
+            lambda size: st.lists(
+                st.integers(0, len(deck) - 1), unique=True, min_size=size, max_size=size
+            )
+        )
+        .map(lambda positions: [deck[position] for position in positions])
+    )
+
+
+@st.composite
+def dense_hands(draw: st.DrawFn, max_size: int = 10, *, jokers: int = 4) -> list[Card]:
+    """Hands from two packs (and jokers) restricted to a few neighbouring ranks."""
+    low = draw(st.integers(1, 11))
+    width = draw(st.integers(2, 3))
+    pool = [
+        card
+        for card in make_deck(decks=2, jokers=jokers)
+        if card.is_joker or low <= card.index % 13 + 1 <= low + width
+    ]
+    return draw(drawn(pool, max_size))
+
+
+OTHER_RULES = [
+    MeldRules(ace=AceRule.WRAP),
+    MeldRules(ace=AceRule.HIGH, joker_beside_ace=False),
+    MeldRules(min_size=2, max_group_size=3),
+    MeldRules(max_run_size=4, min_naturals=2),
+    MeldRules(group_distinct_suits=False, max_group_size=6, joker_beside_ace=False),
+    MeldRules(min_size=4, ace=AceRule.WRAP, joker_beside_ace=False),
+    MeldRules(min_naturals=3, max_run_size=6),
+]
+OTHER_POINTS = [CardPoints(), CardPoints(ace=15, joker=25, ace_low_run=1), CardPoints(ace=11)]
+
+
+# ------------------------------------------------------------------------------------------
+# Property tests against the oracle.
+
+
+@settings(deadline=None)
+@given(drawn(ONE_PACK, 11), st.booleans())
+def test_gin_rules_match_the_oracle(hand: list[Card], discard: bool) -> None:
+    check_against_oracle(hand, GIN, GIN_POINTS, discard=discard and bool(hand))
+
+
+@settings(deadline=None)
+@given(drawn(TWO_PACKS, 10), st.booleans())
+def test_israeli_rules_match_the_oracle(hand: list[Card], discard: bool) -> None:
+    discard = discard and any(not card.is_joker for card in hand)
+    check_against_oracle(hand, ISRAELI, ISRAELI_POINTS, discard=discard, can_discard=not_joker)
+
+
+@settings(deadline=None)
+@given(dense_hands(), st.sampled_from([GIN, ISRAELI, MeldRules()]), st.booleans())
+def test_meld_dense_hands_match_the_oracle(
+    hand: list[Card], rules: MeldRules, discard: bool
+) -> None:
+    check_against_oracle(hand, rules, ISRAELI_POINTS, discard=discard and bool(hand))
+
+
+@settings(deadline=None)
+@given(dense_hands(11, jokers=0), st.booleans())
+def test_meld_dense_gin_hands_of_two_packs_match_the_oracle(
+    hand: list[Card], discard: bool
+) -> None:
+    check_against_oracle(hand, GIN, GIN_POINTS, discard=discard and bool(hand))
+
+
+@settings(deadline=None)
+@given(
+    st.one_of(dense_hands(9), drawn(make_deck(decks=3, jokers=6), 9)),
+    st.sampled_from(OTHER_RULES),
+    st.sampled_from(OTHER_POINTS),
+    st.sampled_from([None, not_joker, lambda card: card.index % 13 != 4]),  # 5s may stay
+)
+def test_every_rule_setting_matches_the_oracle(
+    hand: list[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    can_discard: Callable[[Card], bool] | None,
+) -> None:
+    discard = can_discard is None or any(can_discard(card) for card in hand)
+    check_against_oracle(
+        hand, rules, points, discard=discard and bool(hand), can_discard=can_discard
+    )
+
+
+@settings(deadline=None)
+@given(drawn(TWO_PACKS, 14), st.randoms(use_true_random=False))
+def test_the_order_of_the_cards_does_not_matter(hand: list[Card], shuffler: random.Random) -> None:
+    shuffled = hand[:]
+    shuffler.shuffle(shuffled)
+    for discard in (False, True):
+        if discard and not any(not card.is_joker for card in hand):
+            continue
+        first = arrange(hand, ISRAELI, ISRAELI_POINTS, discard=discard, can_discard=not_joker)
+        second = arrange(shuffled, ISRAELI, ISRAELI_POINTS, discard=discard, can_discard=not_joker)
+        assert first == second
+        check_arrangement(
+            hand, ISRAELI, ISRAELI_POINTS, first, discard=discard, can_discard=not_joker
+        )
+
+
+@settings(deadline=None)
+@given(
+    st.one_of(
+        drawn(ONE_PACK, 14),
+        drawn(make_deck(decks=2), 14),
+        dense_hands(14, jokers=0),
+        drawn(make_deck(jokers=1), 14),
+        dense_hands(14, jokers=1),
+    ),
+    st.sampled_from([GIN, ISRAELI, MeldRules(max_group_size=3)]),
+)
+def test_the_table_driven_and_the_general_solver_agree(hand: list[Card], rules: MeldRules) -> None:
+    # Hands without jokers, or with one, go through the table-driven solver when they can;
+    # the general search must find arrangements of the same value.
+    counts = Counter(card.index for card in hand if not card.is_joker)
+    jokers = len(hand) - sum(counts.values())
+    points = CardPoints(joker=15)
+    cases: list[tuple[set[int] | None, Callable[[Card], bool] | None]] = [(None, None)]
+    if counts:
+        cases.append((set(counts), not_joker))
+    if hand:
+        cases.append((set(counts) | ({JOKER.index} if jokers else set()), None))
+    for allowed, can_discard in cases:
+        discard = allowed is not None
+        fast = arrange(hand, rules, points, discard=discard, can_discard=can_discard)
+        check_arrangement(hand, rules, points, fast, discard=discard, can_discard=can_discard)
+        melds, deadwood, total, thrown = _arrange.solve_general(
+            dict(counts), jokers, rules, points, allowed
+        )
+        general = Arrangement(melds, deadwood, total, thrown)
+        check_arrangement(hand, rules, points, general, discard=discard, can_discard=can_discard)
+        assert (fast.deadwood_points, fast.deadwood_count) == (total, len(deadwood))
+
+
+# ------------------------------------------------------------------------------------------
+# Named hands.
+
+
+def test_gin_eleven_cards_best_discard_reaches_the_true_optimum() -> None:
+    # 2d 2s As 4c 4d 4h 5c 5d 6c 6d 6h is worth 2+2+1+4+4+4+5+5+6+6+6 = 45. Its melds are the
+    # groups 4c 4d 4h and 6c 6d 6h and the runs 4c 5c 6c and 4d 5d 6d; at most two of them
+    # are disjoint, melding at most 30 points (either pair). After the melds, the discard is
+    # the heaviest card left: the two groups leave 2d 2s As 5c 5d (15), discard a 5: 10. The
+    # two runs leave 2d 2s As 4h 6h (15), discard 6h: 9. One meld or none leaves at least
+    # 45 - 18 - 6 = 21. So the optimum is 9, with the runs and 6h as the discard (OpenSpiel's
+    # min_deadwood answers 10 here).
+    hand = parse_cards("2d 2s As 4c 4d 4h 5c 5d 6c 6d 6h")
+    result = check_against_oracle(hand, GIN, GIN_POINTS, discard=True)
+    assert result.deadwood_points == 9
+    assert result.discard == parse_card("6h")
+    assert sorted(str(meld) for meld in result.melds) == ["4c 5c 6c", "4d 5d 6d"]
+    assert format_cards(result.deadwood) == "2d 4h As 2s"
+
+
+def test_gin_ten_card_hands() -> None:
+    # As 2s 3s and 7c 7d 7h melded; Kd Qh 9c 5d = 10 + 10 + 9 + 5 = 34 left.
+    hand = parse_cards("As 2s 3s 7c 7d 7h Kd Qh 9c 5d")
+    result = check_against_oracle(hand, GIN, GIN_POINTS)
+    assert result.deadwood_points == 34
+    # Gin: two runs of four and a group of three (0 points) also reaches the optimum.
+    gin = check_against_oracle(parse_cards("Ah 2h 3h 4h 9c 9d 9s Tc Jc Qc"), GIN, GIN_POINTS)
+    assert gin.is_complete
+    assert gin.deadwood_points == 0
+    # The ace is low only under gin rules: Q K A is no run there, but is by default.
+    assert arrange(parse_cards("Qh Kh Ah"), GIN, GIN_POINTS).deadwood_points == 21
+    assert arrange(parse_cards("Qh Kh Ah"), MeldRules(), GIN_POINTS).is_complete
+
+
+def test_rule_1_11_complete_thirteen_card_israeli_hands_with_jokers() -> None:
+    # Ah 2h 3h *=4h | 9c 9d 9s | Jc Qc Kc | 5d 6d *=7d: every card melded.
+    hand = parse_cards("Ah 2h 3h * 9c 9d 9s Jc Qc Kc 5d 6d *")
+    result = check_against_oracle(hand, ISRAELI, ISRAELI_POINTS)
+    assert result.is_complete
+    assert result.deadwood == ()
+    assert sum(meld.joker_count for meld in result.melds) == 2
+    # Two groups of four with a joker each, and a run of three jokers' width around one card.
+    hand = parse_cards("7c 7d 7h * Kc Kd Ks * 2s 3s 4s 5s *")
+    assert arrange(hand, ISRAELI, ISRAELI_POINTS).is_complete
+
+
+def test_rule_1_11_near_misses_leave_exactly_the_odd_card() -> None:
+    # One card short of a run: 5d 6d 8d cannot meld without the joker, which is in use.
+    hand = parse_cards("Ah 2h 3h * 9c 9d 9s Jc Qc Kc 5d 6d 8d")
+    result = check_against_oracle(hand, ISRAELI, ISRAELI_POINTS)
+    # Best: the joker fills 7d (5d 6d *=7d 8d melds 19), Ah 2h 3h stays a run: nothing left.
+    assert result.is_complete
+    hand = parse_cards("Ah 2h 3h 9c 9d 9s Jc Qc Kc 5d 6d 8d 2c")
+    result = check_against_oracle(hand, ISRAELI, ISRAELI_POINTS)
+    # Without a joker, 5d 6d 8d 2c (21 points) cannot meld.
+    assert result.deadwood_points == 21
+    assert format_cards(result.deadwood) == "2c 5d 6d 8d"
+
+
+def test_rule_1_13_jokers_keep_away_from_aces() -> None:
+    # {Ah, *, 3h} is a run only if a joker may stand next to an ace.
+    hand = parse_cards("Ah * 3h 9c 9d 9s")
+    israeli = check_against_oracle(hand, ISRAELI, ISRAELI_POINTS)
+    assert israeli.deadwood_points == 1 + 3  # 9c 9d 9s *=9h melds, Ah and 3h stay
+    assert format_cards(israeli.deadwood) == "Ah 3h"
+    relaxed = check_against_oracle(hand, MeldRules(), ISRAELI_POINTS)
+    assert relaxed.is_complete
+    # {*, 2h, 3h} is a run as 2h 3h *=4h, never *=Ah 2h 3h.
+    result = check_against_oracle(parse_cards("* 2h 3h"), ISRAELI, ISRAELI_POINTS)
+    assert [str(meld) for meld in result.melds] == ["2h 3h *=4h"]
+
+
+def test_rule_1_11_fourteen_cards_where_only_one_discard_wins() -> None:
+    # Ah 2h 3h *=4h | 9c 9d 9s | Jc Qc Kc | 5d 6d 7d, and 2s fits nowhere: it must go.
+    hand = parse_cards("Ah 2h 3h * 9s 9d 9c Jc Qc Kc 5d 6d 7d 2s")
+    result = check_against_oracle(
+        hand, ISRAELI, ISRAELI_POINTS, discard=True, can_discard=not_joker
+    )
+    assert result.is_complete
+    assert result.discard == parse_card("2s")
+    oracle = Oracle(hand, ISRAELI, ISRAELI_POINTS)
+    winners = [card for card, value in oracle.discard_values().items() if value == (0, 0)]
+    assert winners == [parse_card("2s")]
+    # 7c 7d * | 2s 3s 4s | Th Jh Qh | 5c 5d 5h 5s, and Kd: only discarding Kd declares.
+    hand = parse_cards("7c 7d * 2s 3s 4s Th Jh Qh 5c 5d 5h 5s Kd")
+    result = check_against_oracle(
+        hand, ISRAELI, ISRAELI_POINTS, discard=True, can_discard=not_joker
+    )
+    assert result.is_complete
+    assert result.discard == parse_card("Kd")
+
+
+def test_rule_1_9_the_joker_is_never_the_discard() -> None:
+    # With jokers worth 25 and nothing meldable, setting the joker aside would be best (Kc
+    # and 2d left: 12); a rule that forbids it leaves * and 2d (27) after discarding Kc.
+    hand = parse_cards("Kc 2d *")
+    points = CardPoints(joker=25)
+    free = check_against_oracle(hand, ISRAELI, points, discard=True)
+    assert free.discard == JOKER
+    assert free.deadwood_points == 12
+    ruled = check_against_oracle(hand, ISRAELI, points, discard=True, can_discard=not_joker)
+    assert ruled.discard == parse_card("Kc")
+    assert ruled.deadwood_points == 27
+
+
+def test_a_joker_in_the_deadwood_is_a_card_even_at_zero_points() -> None:
+    result = arrange(parse_cards("* * 9c"), MeldRules(min_naturals=2), ISRAELI_POINTS)
+    assert result.deadwood_points == 9
+    assert not result.is_complete
+    only_jokers = arrange([JOKER, JOKER], ISRAELI, ISRAELI_POINTS)
+    assert only_jokers.deadwood_points == 0
+    assert only_jokers.deadwood_count == 2
+    assert not only_jokers.is_complete
+    # Fewer deadwood cards break a tie in points: 7c 7d *=7h rather than leaving the joker.
+    result = arrange(parse_cards("7c 7d 7h *"), ISRAELI, ISRAELI_POINTS)
+    assert result.is_complete
+    assert [meld.kind for meld in result.melds] == [MeldKind.GROUP]
+
+
+def test_a_joker_with_no_room_stays_in_the_deadwood() -> None:
+    # 7c 7d 7h 7s is a full group; a joker has no place: 0 points but one card left.
+    result = check_against_oracle(parse_cards("7c 7d 7h 7s *"), ISRAELI, ISRAELI_POINTS)
+    assert result.deadwood == (JOKER,)
+    assert result.deadwood_points == 0
+    # With 8s 9s as well, the joker completes 8s 9s *=Ts and every card melds.
+    result = check_against_oracle(parse_cards("7c 7d 7h 7s 8s 9s *"), ISRAELI, ISRAELI_POINTS)
+    assert result.is_complete
+
+
+def test_two_packs_meld_both_copies() -> None:
+    # Two runs from two copies of 5h 6h 7h, and the duplicate 9s that cannot meld.
+    hand = parse_cards("5h 6h 7h 5h 6h 7h 9s 9s")
+    result = check_against_oracle(hand, ISRAELI, ISRAELI_POINTS)
+    assert sorted(str(meld) for meld in result.melds) == ["5h 6h 7h", "5h 6h 7h"]
+    assert format_cards(result.deadwood) == "9s 9s"
+    # A shared middle card: 5h 6h 7h and 7h 8h 9h need both copies of 7h.
+    result = check_against_oracle(parse_cards("5h 6h 7h 7h 8h 9h"), ISRAELI, ISRAELI_POINTS)
+    assert result.is_complete
+
+
+def test_big_hands_are_exact_too() -> None:
+    # 52 cards: thirteen groups of four. Two packs of one suit: two runs from ace to king.
+    assert arrange(make_deck(), GIN, GIN_POINTS).is_complete
+    hearts = [card for card in make_deck(decks=2) if str(card).endswith("h")]
+    result = arrange(hearts, ISRAELI, ISRAELI_POINTS)
+    check_arrangement(hearts, ISRAELI, ISRAELI_POINTS, result)
+    assert result.is_complete
+    # Six pairs that each need a joker, and eight jokers: all melded, two jokers to spare
+    # (they extend runs). Discarding a natural card leaves its partner needing two jokers:
+    # 5 + 2 = 7 jokers, still enough.
+    hand = [*parse_cards("2c 3c 5d 6d 8h 9h Js Qs 4c 4d Kh Ks"), *([JOKER] * 8)]
+    for discard in (False, True):
+        result = arrange(hand, ISRAELI, ISRAELI_POINTS, discard=discard, can_discard=not_joker)
+        check_arrangement(
+            hand, ISRAELI, ISRAELI_POINTS, result, discard=discard, can_discard=not_joker
+        )
+        assert result.is_complete
+
+
+@pytest.mark.parametrize("rules", [GIN, ISRAELI, *OTHER_RULES[:5]])
+def test_the_solver_reads_jokers_as_meld_from_cards_does(rules: MeldRules) -> None:
+    # The solver builds its melds directly (for speed); they must be the readings that
+    # Meld.from_cards gives the same cards.
+    for shape in _arrange.shapes(rules, 2):
+        cards = [CARDS[index] for index in shape.naturals]
+        for jokers, meld in enumerate(shape.melds, start=shape.low):
+            assert meld == Meld.from_cards([*cards, *([JOKER] * jokers)], rules)
+
+
+def test_results_are_deterministic_values() -> None:
+    hand = parse_cards("7c 7d 7h 8h 9h Ks 7s 6h")
+    first = arrange(hand, MeldRules(), ISRAELI_POINTS, discard=True)
+    assert first == arrange(tuple(reversed(hand)), MeldRules(), ISRAELI_POINTS, discard=True)
+    assert hash(first) == hash(arrange(iter(hand), MeldRules(), ISRAELI_POINTS, discard=True))
+    assert format_arrangement(first) == ("7c 7d 7s | 6h 7h 8h 9h | no deadwood | discard Ks")
+
+
+def test_empty_hand() -> None:
+    result = arrange([], GIN, GIN_POINTS)
+    assert result == Arrangement((), (), 0, None)
+    assert result.is_complete
+
+
+# ------------------------------------------------------------------------------------------
+# Bad input.
+
+
+def test_a_discard_from_an_empty_hand_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="cannot discard from an empty hand"):
+        arrange([], GIN, GIN_POINTS, discard=True)
+
+
+def test_a_discard_that_can_discard_refuses_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match=r"can_discard allows none of \*$"):
+        arrange([JOKER, JOKER], ISRAELI, ISRAELI_POINTS, discard=True, can_discard=not_joker)
+    with pytest.raises(ConfigurationError, match="can_discard allows none of 7c 7d"):
+        arrange(parse_cards("7d 7c"), GIN, GIN_POINTS, discard=True, can_discard=lambda c: False)
+
+
+@pytest.mark.parametrize("bad", ["7h", 7, None, ("7", "h")])
+def test_items_that_are_not_cards_are_refused(bad: object) -> None:
+    hand: list[object] = [parse_card("7c"), bad]
+    with pytest.raises(NotationError, match="expected a Card"):
+        arrange(hand, GIN, GIN_POINTS)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="expected a Card"):
+        arrange([*hand, JOKER], GIN, GIN_POINTS)  # type: ignore[list-item]
+
+
+def test_wrong_argument_types_are_refused() -> None:
+    with pytest.raises(ConfigurationError, match="rules must be a MeldRules"):
+        arrange([], GIN_POINTS, GIN_POINTS)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="points must be a CardPoints"):
+        arrange([], GIN, GIN)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="can_discard must be a function"):
+        arrange([], GIN, GIN_POINTS, discard=True, can_discard=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cannot discard"):  # the errors are ValueErrors
+        arrange([], GIN, GIN_POINTS, discard=True)
+
+
+# ------------------------------------------------------------------------------------------
+# The command line: rummylib check --arrange.
+
+
+def test_cli_arrange_prints_melds_deadwood_and_points(capsys: pytest.CaptureFixture[str]) -> None:
+    # 7h 8h 9h melds 24, the group 7c 7d 7h only 21: deadwood 7c 7d Ks = 24.
+    assert main(["check", "--arrange", "7c 7d 7h 8h 9h Ks"]) == 1
+    assert capsys.readouterr().out == "7h 8h 9h | deadwood 7c 7d Ks (24 points)\n"
+
+
+def test_cli_arrange_with_points_and_discard(capsys: pytest.CaptureFixture[str]) -> None:
+    # Jokers worth 25: Ah 2h *=3h melds the joker; Kd is the discard; 9c 8d stay (17).
+    argv = ["check", "--arrange", "--discard", "--points", "ace=1,face=10,joker=25"]
+    assert main([*argv, "Ah 2h * 9c 8d Kd"]) == 1
+    assert capsys.readouterr().out == "Ah 2h *=3h | deadwood 8d 9c (17 points) | discard Kd\n"
+    # Rule 1.13 as an option: without jokers beside aces, Ah * 3h is no run.
+    assert main(["check", "--arrange", "--no-joker-beside-ace", "Ah * 3h"]) == 1
+    assert capsys.readouterr().out == "deadwood Ah 3h * (4 points)\n"
+    assert main(["check", "--arrange", "Ah * 3h"]) == 0
+    assert capsys.readouterr().out == "Ah *=2h 3h | no deadwood\n"
+
+
+def test_cli_arrange_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--arrange", "--points", "queen=3", "7h"]) == 2
+    assert "bad points 'queen=3'" in capsys.readouterr().err
+    assert main(["check", "--discard", "7h 8h 9h"]) == 2
+    assert "--discard needs --arrange" in capsys.readouterr().err

@@ -1,0 +1,141 @@
+"""Card points and hand values (DESIGN.md section 4, RULES.md 0.6, 0.7, 1.16, 2.3, 3.9)."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given
+
+from rummylib import (
+    JOKER,
+    Card,
+    CardPoints,
+    ConfigurationError,
+    Rank,
+    RummyError,
+    hand_points,
+    make_deck,
+    parse_card,
+    parse_cards,
+)
+from rummylib.strategies import hands
+
+
+def expected_points(card: Card, *, ace: int, face: int, joker: int) -> int:
+    """Card points written out from the rules text: 2–10 at pip value."""
+    if card.is_joker:
+        return joker
+    assert card.rank is not None
+    if card.rank == Rank.ACE:
+        return ace
+    if card.rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+        return face
+    return int(card.rank)
+
+
+def test_card_points_defaults() -> None:
+    points = CardPoints()
+    assert (points.ace, points.face, points.joker, points.ace_low_run) == (1, 10, 0, None)
+    assert points == CardPoints(ace=1, face=10, joker=0, ace_low_run=None)
+
+
+def test_card_points_is_frozen_and_keyword_only() -> None:
+    points = CardPoints()
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        points.ace = 15  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        CardPoints(15)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"ace": -1}, "ace must be a whole number of points of at least 0, not -1"),
+        ({"face": -1}, "face must be a whole number of points of at least 0, not -1"),
+        ({"joker": 2.5}, "joker must be a whole number of points of at least 0, not 2.5"),
+        ({"joker": True}, "joker must be a whole number of points of at least 0, not True"),
+        ({"ace": "15"}, "ace must be a whole number of points of at least 0, not '15'"),
+        ({"ace_low_run": -5}, "ace_low_run must be a whole number of points of at least 0, not -5"),
+        (
+            {"ace_low_run": 1.0},
+            "ace_low_run must be a whole number of points of at least 0, not 1.0",
+        ),
+    ],
+)
+def test_card_points_bad_settings(settings: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        CardPoints(**settings)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+    assert isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, RummyError)
+
+
+def test_points_of_every_card_with_defaults() -> None:
+    points = CardPoints()
+    for card in make_deck(jokers=1):
+        assert points.of(card) == expected_points(card, ace=1, face=10, joker=0)
+    assert points.of(parse_card("7d")) == 7
+    assert points.of(parse_card("Td")) == 10
+    assert points.of(parse_card("2s")) == 2
+
+
+@pytest.mark.parametrize(
+    ("ace", "face", "joker"), [(1, 10, 0), (15, 10, 15), (1, 10, 25), (11, 5, 50), (0, 0, 0)]
+)
+def test_points_of_every_card(ace: int, face: int, joker: int) -> None:
+    points = CardPoints(ace=ace, face=face, joker=joker)
+    for card in make_deck(jokers=1):
+        assert points.of(card) == expected_points(card, ace=ace, face=face, joker=joker)
+
+
+def test_rule_1_16_israeli_card_points() -> None:
+    # 2–10 at pip value; J, Q, K = 10; ace = 1; joker = 0.
+    israeli = CardPoints(ace=1, joker=0)
+    assert hand_points(parse_cards("Ah 2h 9c Tc Jd Qs Kh *"), israeli) == 1 + 2 + 9 + 10 + 30 + 0
+
+
+def test_rule_2_3_carousel_card_points() -> None:
+    # Joker 25; J, Q, K 10; 2–10 pip value; ace 1.
+    carousel = CardPoints(joker=25)
+    assert hand_points(parse_cards("* Ks 5d Ac"), carousel) == 25 + 10 + 5 + 1
+
+
+def test_rule_3_9_and_0_6_turkish_ace_differs_in_hand_and_low_run() -> None:
+    # Ace 15 in hand, 1 as the low end of a run (A-2-3); joker 15.
+    turkish = CardPoints(ace=15, joker=15, ace_low_run=1)
+    assert turkish.of(parse_card("Ah")) == 15
+    assert turkish.ace_in_low_run == 1
+    assert hand_points(parse_cards("Ah * 7c"), turkish) == 15 + 15 + 7
+
+
+def test_ace_in_low_run_defaults_to_the_ace() -> None:
+    assert CardPoints().ace_in_low_run == 1
+    assert CardPoints(ace=15).ace_in_low_run == 15
+    assert CardPoints(ace=15, ace_low_run=5).ace_in_low_run == 5
+    assert CardPoints(ace=15, ace_low_run=0).ace_in_low_run == 0
+
+
+def test_rule_0_7_hand_points_is_the_plain_sum() -> None:
+    assert hand_points([], CardPoints()) == 0
+    assert hand_points(parse_cards("Ah 2h 3h Kc"), CardPoints()) == 1 + 2 + 3 + 10
+    assert hand_points(parse_cards("Ah Kd 7c *"), CardPoints(joker=25)) == 1 + 10 + 7 + 25
+    # Two copies of a card both count.
+    assert hand_points(parse_cards("9h 9h"), CardPoints()) == 18
+    # Any iterable of cards.
+    assert hand_points(iter([JOKER, JOKER]), CardPoints(joker=20)) == 40
+
+
+@given(hands(size=(0, 20), decks=2, jokers=4))
+def test_hand_points_adds_the_points_of_each_card(hand: tuple[Card, ...]) -> None:
+    points = CardPoints(ace=15, face=10, joker=25, ace_low_run=1)
+    expected = sum(expected_points(card, ace=15, face=10, joker=25) for card in hand)
+    assert hand_points(hand, points) == expected
+    assert hand_points(hand, points) == sum(points.of(card) for card in hand)
+
+
+@given(hands(size=(0, 10)), hands(size=(0, 10)))
+def test_hand_points_is_additive(first: tuple[Card, ...], second: tuple[Card, ...]) -> None:
+    points = CardPoints(joker=25)
+    assert hand_points(first + second, points) == hand_points(first, points) + hand_points(
+        second, points
+    )

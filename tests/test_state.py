@@ -1,0 +1,310 @@
+"""Engine properties: immutability, conservation of cards, legality, replay, no leaks."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from rummylib import (
+    ConfigurationError,
+    GameState,
+    IllegalActionError,
+    RummyError,
+    make_deck,
+    new_game,
+    parse_cards,
+)
+from rummylib.actions import Action, Discard, DrawStock, TakeDiscard, TakeOpenCard
+from rummylib.cards import CARDS
+from rummylib.state import Phase
+from rummylib.strategies import games
+
+ISRAELI = ("rummy71", "rummy101")
+
+
+def random_play(state: GameState, rng: random.Random, steps: int) -> list[GameState]:
+    """Play uniformly random legal actions; return every state passed through."""
+    states = [state]
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
+def full_deck(state: GameState) -> Counter[object]:
+    return Counter(state.variant.deck_for(state.player_count))
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    variant=st.sampled_from(ISRAELI),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(1, 120),
+)
+def test_random_play_keeps_the_engine_invariants(
+    variant: str, players: int, seed: int, steps: int
+) -> None:
+    rng = random.Random(seed)
+    state = new_game(variant, players=players, seed=seed)
+    deck = full_deck(state)
+    for before in random_play(state, rng, steps):
+        # Cards are never created or lost.
+        assert before.all_cards() == deck
+        # Every listed action is legal, and the list has no duplicates.
+        listed = before.legal_actions()
+        assert len(set(listed)) == len(listed)
+        for action in listed:
+            before.verify(action)
+        # Whoever may act is a player still in the match.
+        assert set(before.to_act) <= set(before.players_in)
+    # apply never changes the old state.
+    snapshot = before.to_json()
+    if not before.is_over:
+        before.apply(before.legal_actions()[0])
+    assert before.to_json() == snapshot
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), steps=st.integers(0, 80))
+def test_is_legal_agrees_with_legal_actions_for_meldless_actions(
+    players: int, seed: int, steps: int
+) -> None:
+    rng = random.Random(seed)
+    state = random_play(new_game("rummy101", players=players, seed=seed), rng, steps)[-1]
+    listed = set(state.legal_actions())
+    candidates: list[object] = []
+    for player in range(players):
+        candidates += [
+            DrawStock(player=player),
+            TakeDiscard(player=player),
+            TakeDiscard(player=player, count=2),
+            TakeOpenCard(player=player),
+        ]
+        candidates += [Discard(player=player, card=card) for card in CARDS]
+    for action in candidates:
+        assert state.is_legal(action) == (action in listed), action  # type: ignore[arg-type]
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), steps=st.integers(0, 100))
+def test_json_round_trip_is_exact(players: int, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    state = random_play(new_game("rummy71", players=players, seed=seed), rng, steps)[-1]
+    assert GameState.from_json(state.to_json()) == state
+
+
+def test_same_seed_same_match() -> None:
+    first = random_play(new_game("rummy101", players=3, seed=42), random.Random(1), 60)
+    second = random_play(new_game("rummy101", players=3, seed=42), random.Random(1), 60)
+    assert first == second
+    other = new_game("rummy101", players=3, seed=43)
+    assert other.hands != first[0].hands
+
+
+def test_seed_none_draws_a_fresh_seed() -> None:
+    # Two unseeded games share a deal only with probability ~1/108!; a failure here is a bug.
+    assert new_game("rummy101", players=2).hands != new_game("rummy101", players=2).hands
+
+
+def test_stacked_deck_deals_round_robin_then_open_card_then_stock() -> None:
+    deck = make_deck(decks=2, jokers=4)
+    state = new_game("rummy101", players=2, seed=0, deck=deck)
+    # One at a time from the front: p1 gets cards 0, 2, 4 …, p2 cards 1, 3, 5 …
+    assert state.hands[0] == deck[0:26:2]
+    assert state.hands[1] == deck[1:26:2]
+    assert state.open_card == deck[26]
+    assert state.stock == deck[27:]
+
+
+def test_stacked_deck_must_be_the_variants_deck() -> None:
+    deck = list(make_deck(decks=2, jokers=4))
+    deck[0] = deck[1]
+    with pytest.raises(ConfigurationError, match=r"extra: 2c; missing: Ac"):
+        new_game("rummy101", players=2, seed=0, deck=deck)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": 1}, "rummy101 is for 2 to 6 players, not 1"),
+        ({"players": "2"}, "players must be a whole number, not '2'"),
+        ({"players": 2, "seed": 1.5}, "seed must be a whole number, not 1.5"),
+    ],
+)
+def test_new_game_refuses_bad_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigurationError) as error:
+        new_game("rummy101", **kwargs)  # type: ignore[arg-type]
+    assert str(error.value) == message
+
+
+def test_illegal_action_leaves_the_state_unchanged() -> None:
+    state = new_game("rummy101", players=2, seed=9)
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="it is p1's turn, not p2's"):
+        state.apply(DrawStock(player=1))
+    with pytest.raises(IllegalActionError, match="no player p4"):
+        state.apply(DrawStock(player=3))
+    with pytest.raises(IllegalActionError, match="not an action"):
+        state.apply("draw")  # type: ignore[arg-type]
+    assert state.to_json() == before
+
+
+def hide_from(state: GameState, viewer: int, rng: random.Random) -> GameState:
+    """The same state except what ``viewer`` may not see: other hands, stock order, seed."""
+    hidden = list(state.stock)
+    for player, hand in enumerate(state.hands):
+        if player != viewer:
+            hidden += hand
+    rng.shuffle(hidden)
+    hands = []
+    for player, hand in enumerate(state.hands):
+        if player == viewer:
+            hands.append(hand)
+        else:
+            hands.append(tuple(hidden[: len(hand)]))
+            hidden = hidden[len(hand) :]
+    return state.replace(hands=tuple(hands), stock=tuple(hidden), seed=state.seed + 1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), steps=st.integers(0, 60))
+def test_observation_depends_only_on_what_the_player_may_see(
+    players: int, seed: int, steps: int
+) -> None:
+    rng = random.Random(seed)
+    state = random_play(new_game("rummy101", players=players, seed=seed), rng, steps)[-1]
+    for viewer in range(players):
+        twin = hide_from(state, viewer, rng)
+        assert twin != state or players == 1
+        assert twin.observation(viewer) == state.observation(viewer)
+
+
+def test_observation_has_no_field_for_hidden_information() -> None:
+    observation = new_game("rummy101", players=3, seed=5).observation(0)
+    names = {field.name for field in attrs.fields(type(observation))}
+    assert not names & {"hands", "stock", "seed", "deck", "history"}
+    assert "seed" not in repr(observation)
+
+
+def test_from_json_rejects_tampered_records() -> None:
+    state = random_play(new_game("rummy101", players=2, seed=3), random.Random(3), 10)[-1]
+    record = json.loads(state.to_json())
+    # A duplicated card in a hand: the snapshot no longer matches the replay.
+    tampered = json.loads(json.dumps(record))
+    hand = tampered["snapshot"]["hands"][0].split()
+    hand[0] = hand[1]
+    tampered["snapshot"]["hands"][0] = " ".join(hand)
+    with pytest.raises(RummyError, match="snapshot's hands does not match"):
+        GameState.from_json(json.dumps(tampered))
+    # An impossible action in the history.
+    tampered = json.loads(json.dumps(record))
+    tampered["actions"][0] = {"type": "discard", "player": 0, "card": "Ah"}
+    with pytest.raises(RummyError, match="action 1 is illegal"):
+        GameState.from_json(json.dumps(tampered))
+    # Wrong types and unknown action kinds.
+    cases: list[tuple[str, object, str]] = [
+        ("players", "2", "players must be a whole number"),
+        ("seed", None, "seed must be a whole number"),
+        ("actions", {}, "actions must be a list"),
+    ]
+    for key, value, message in cases:
+        tampered = json.loads(json.dumps(record))
+        tampered[key] = value
+        with pytest.raises(RummyError, match=message):
+            GameState.from_json(json.dumps(tampered))
+    tampered = json.loads(json.dumps(record))
+    tampered["actions"][0] = {"type": "__import__", "player": 0}
+    with pytest.raises(RummyError, match="unknown type '__import__'"):
+        GameState.from_json(json.dumps(tampered))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", '{"format": "rummylib-game"}'])
+def test_from_json_rejects_malformed_text(text: str) -> None:
+    with pytest.raises(RummyError, match="bad saved game"):
+        GameState.from_json(text)
+
+
+def test_a_stacked_deck_round_trips_through_json() -> None:
+    deck = parse_cards(" ".join(str(card) for card in reversed(make_deck(2, 4))))
+    state = new_game("rummy101", players=2, seed=1, deck=deck)
+    assert GameState.from_json(state.to_json()) == state
+
+
+class IsraeliMachine(RuleBasedStateMachine):
+    """Interleave legal and illegal actions; check the invariants after every step."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = new_game("rummy101", players=3, seed=7)
+        self.deck = full_deck(self.state)
+
+    @rule(choice=st.integers(0, 10**6))
+    def legal(self, choice: int) -> None:
+        if self.state.is_over:
+            return
+        actions = self.state.legal_actions()
+        self.state = self.state.apply(actions[choice % len(actions)])
+
+    @rule(
+        player=st.integers(0, 2),
+        card=st.sampled_from(CARDS),
+        kind=st.sampled_from(["discard", "draw", "take", "open"]),
+    )
+    def maybe_illegal(self, player: int, card: object, kind: str) -> None:
+        actions: dict[str, Action] = {
+            "discard": Discard(player=player, card=card),  # type: ignore[arg-type]
+            "draw": DrawStock(player=player),
+            "take": TakeDiscard(player=player),
+            "open": TakeOpenCard(player=player),
+        }
+        action = actions[kind]
+        before = self.state
+        text = before.to_json()
+        if before.is_legal(action):
+            assert action in before.legal_actions()
+            self.state = before.apply(action)
+            return
+        assert action not in before.legal_actions()
+        with pytest.raises(IllegalActionError, match=r"\w"):  # a reason is always given
+            before.apply(action)
+        assert before.to_json() == text
+
+    @invariant()
+    def cards_are_conserved(self) -> None:
+        assert self.state.all_cards() == self.deck
+
+    @invariant()
+    def phase_and_turn_agree(self) -> None:
+        state = self.state
+        if state.phase in {Phase.DRAW, Phase.PLAY}:
+            assert state.to_act == (state.current_player,)
+            assert len(state.hands[state.current_player or 0]) == 13 + (state.phase is Phase.PLAY)
+        if state.is_over:
+            assert state.to_act == ()
+
+
+IsraeliMachine.TestCase.settings = settings(max_examples=10, stateful_step_count=40, deadline=None)
+TestIsraeliMachine = IsraeliMachine.TestCase
+
+
+@settings(max_examples=25, deadline=None)
+@given(state=games(max_actions=40))
+def test_every_variant_keeps_the_engine_invariants(state: GameState) -> None:
+    assert state.all_cards() == full_deck(state)
+    for action in state.legal_actions():
+        state.verify(action)
+    if state.legal_actions():
+        before = state.to_json()
+        state.apply(state.legal_actions()[-1])
+        assert state.to_json() == before
+    assert GameState.from_json(state.to_json()) == state
