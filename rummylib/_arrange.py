@@ -1052,12 +1052,12 @@ def _suit_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
 #: The tables of the last few (rules, points) pairs, by identity: a bounded, pure memo in front
 #: of the ``lru_cache`` (which hashes both objects field by field on every call).
 _RECENT_SIMPLE: dict[tuple[int, int], tuple[MeldRules, CardPoints, _SimpleTables]] = {}
-_LAST_SIMPLE: list[tuple[MeldRules, CardPoints, _SimpleTables] | None] = [None]
+LAST_SIMPLE: list[tuple[MeldRules, CardPoints, _SimpleTables] | None] = [None]
 
 
 def simple_tables(rules: MeldRules, points: CardPoints) -> _SimpleTables:
     """The tables of :func:`solve_simple` (cached)."""
-    entry = _LAST_SIMPLE[0]
+    entry = LAST_SIMPLE[0]
     if entry is not None and entry[0] is rules and entry[1] is points:
         return entry[2]
     entry = _RECENT_SIMPLE.get((id(rules), id(points)))
@@ -1066,7 +1066,7 @@ def simple_tables(rules: MeldRules, points: CardPoints) -> _SimpleTables:
             _RECENT_SIMPLE.clear()
         entry = (rules, points, _simple_tables(rules, points))
         _RECENT_SIMPLE[id(rules), id(points)] = entry
-    _LAST_SIMPLE[0] = entry
+    LAST_SIMPLE[0] = entry
     return entry[2]
 
 
@@ -1368,4 +1368,4 @@ def clear_tables() -> None:
     _suit_cards.cache_clear()
     _RECENT_SIMPLE.clear()
     _RECENT_GENERAL.clear()
-    _LAST_SIMPLE[0] = None
+    LAST_SIMPLE[0] = None

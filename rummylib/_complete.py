@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from rummylib.cards import JOKER_INDEX, Card
 from rummylib.melds import AceRule, MeldRules
@@ -122,6 +123,10 @@ def _isolated(indexes: Sequence[int], jokers: int, rules: MeldRules) -> list[int
     return isolated
 
 
+#: Ranks (0 = ace) a joker may not take when it may not stand beside an ace: ace, two, king.
+_NEAR_ACE: Final = frozenset({0, 1, 12})
+
+
 def _joker_placement_ok(joker_offsets: Iterable[int], aces: Sequence[int], size: int) -> bool:
     jokers = set(joker_offsets)
     return not any(ace in jokers or ace - 1 in jokers or ace + 1 in jokers for ace in aces)
@@ -178,20 +183,18 @@ def may_meld_all(  # noqa: PLR0915  (one search, kept in one place for speed)
                 if 13 * suit + rank != card and counts[13 * suit + rank]
             ]
             for size in range(len(others) + 1):
+                # Only as many jokers as the group needs: a spare joker may stay unused.
+                used = max(0, rules.min_size - 1 - size)
+                if used > jokers or 1 + size + used > rules.max_group_size:
+                    continue
                 for chosen in itertools.combinations(others, size):
-                    for used in range(jokers + 1):
-                        total = 1 + size + used
-                        if total < rules.min_size:
-                            continue
-                        if total > rules.max_group_size:
-                            break
-                        for index in chosen:
-                            counts[index] -= 1
-                        found = search(card, jokers - used, skip)
-                        for index in chosen:
-                            counts[index] += 1
-                        if found:
-                            return True
+                    for index in chosen:
+                        counts[index] -= 1
+                    found = search(card, jokers - used, skip)
+                    for index in chosen:
+                        counts[index] += 1
+                    if found:
+                        return True
             # Runs through this card.
             for indexes, offset, aces in windows[card]:
                 present = []
@@ -205,9 +208,19 @@ def may_meld_all(  # noqa: PLR0915  (one search, kept in one place for speed)
                         absent.append(position)
                 if len(absent) > jokers:
                     continue
+                last = len(indexes) - 1
+                if len(indexes) > rules.min_size and (0 in absent or last in absent):
+                    continue  # a joker at an end is never needed: the shorter run does
                 spare = jokers - len(absent)
-                for extra in range(min(spare, len(present)) + 1):
-                    for replaced in itertools.combinations(present, extra):
+                # A joker standing in for a natural card that is present only helps when that
+                # card is needed where a joker may not go: beside an ace (ace, two, king).
+                swappable = (
+                    []
+                    if beside_ok or not spare
+                    else [position for position in present if indexes[position] % 13 in _NEAR_ACE]
+                )
+                for extra in range(min(spare, len(swappable)) + 1):
+                    for replaced in itertools.combinations(swappable, extra):
                         joker_offsets = (*absent, *replaced)
                         if not beside_ok and not _joker_placement_ok(
                             joker_offsets, aces, len(indexes)

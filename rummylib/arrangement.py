@@ -15,13 +15,14 @@ The run melds 24 points and the group only 21, so the run wins.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
 from rummylib._arrange import (
     CARD_BITS,
     JOKER_BIT,
+    LAST_SIMPLE,
     ONE_PACK_LIMIT,
     simple_tables,
     solve_general,
@@ -92,7 +93,7 @@ def _bad_card(hand: Iterable[object]) -> NotationError:
     return NotationError("bad hand: expected an iterable of Card")  # pragma: no cover
 
 
-def arrange(  # noqa: PLR0912  (input checks, then the fast paths before the general one)
+def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then the general one)
     hand: Iterable[Card],
     rules: MeldRules,
     points: CardPoints,
@@ -160,7 +161,7 @@ def arrange(  # noqa: PLR0912  (input checks, then the fast paths before the gen
     if can_discard is not None and not callable(can_discard):
         msg = f"can_discard must be a function of a card, or None, not {can_discard!r}"
         raise ConfigurationError(msg)
-    cards = hand if type(hand) is tuple else tuple(hand)
+    cards: Sequence[Card] = hand if type(hand) is tuple or type(hand) is list else tuple(hand)
     total = 0
     bits = CARD_BITS
     try:
@@ -178,7 +179,12 @@ def arrange(  # noqa: PLR0912  (input checks, then the fast paths before the gen
         )
     ):
         # The fast table-driven solver (most hands of most games).
-        result = solve_simple(total, simple_tables(rules, points), discard)
+        last = LAST_SIMPLE[0]
+        if last is not None and last[0] is rules and last[1] is points:
+            tables = last[2]
+        else:
+            tables = simple_tables(rules, points)
+        result = solve_simple(total, tables, discard)
         if result is not None:
             return Arrangement(*result)
     if discard and not cards:
@@ -223,11 +229,11 @@ def arrange(  # noqa: PLR0912  (input checks, then the fast paths before the gen
     return Arrangement(*solve_general(counts, joker_count, rules, points, allowed))
 
 
-def _all_allowed(cards: tuple[Card, ...], can_discard: Callable[[Card], bool]) -> bool:
+def _all_allowed(cards: Sequence[Card], can_discard: Callable[[Card], bool]) -> bool:
     return bool(cards) and all(can_discard(card) for card in cards)
 
 
-def _all_natural_allowed(cards: tuple[Card, ...], can_discard: Callable[[Card], bool]) -> bool:
+def _all_natural_allowed(cards: Sequence[Card], can_discard: Callable[[Card], bool]) -> bool:
     naturals = [card for card in cards if card.index != JOKER_INDEX]
     return bool(naturals) and all(can_discard(card) for card in naturals)
 
