@@ -30,7 +30,7 @@ from rummylib.errors import (
 )
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, find_melds, is_meld, parse_meld
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
-from rummylib.state import GameState, Phase, new_game
+from rummylib.state import GameState, Phase, new_game, stack_deck
 from rummylib.variants import VARIANTS, Variant, get_variant
 from rummylib.views import Observation
 
@@ -72,6 +72,7 @@ __all__ = [
     "parse_meld",
     "sort_by_rank",
     "sort_by_suit",
+    "stack_deck",
 ]
 
 __version__ = "0.1.0"

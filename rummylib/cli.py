@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from rummylib.actions import Action, AnswerFrish, ProposeFrish
+from rummylib.actions import Action, AnswerFrish, ProposeFrish, TimeExpired
 from rummylib.arrangement import arrange, format_arrangement
 from rummylib.bots import Bot, GreedyBot, RandomBot, play
 from rummylib.cards import parse_cards
@@ -145,6 +145,9 @@ def _frish_counts(history: Sequence[Action]) -> tuple[int, int]:
     for action in (*history, None):
         if isinstance(action, AnswerFrish) and answers is not None:
             answers.append(action.accept)
+            continue
+        if isinstance(action, TimeExpired) and answers is not None:
+            answers.append(False)  # no answer in time counts as a refusal (rule 1.18)
             continue
         if answers:
             accepted += all(answers)

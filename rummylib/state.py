@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from rummylib.actions import ACTION_TYPES, Action
-from rummylib.cards import Card, parse_cards
+from rummylib.cards import Card, format_cards, parse_cards
 from rummylib.errors import ConfigurationError, IllegalActionError
 from rummylib.melds import Meld
 from rummylib.scoring import DealResult, MatchResult
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 _set = object.__setattr__
 _ACTION_CLASSES: Final = tuple(ACTION_TYPES.values())
 
-__all__ = ["ActionLog", "GameState", "MatchInfo", "Phase", "new_game"]
+__all__ = ["ActionLog", "GameState", "MatchInfo", "Phase", "new_game", "stack_deck"]
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -475,3 +475,70 @@ def new_game(
     )
     state = GameState(match=match, phase=Phase.DRAW, hands=((),) * players)
     return variant.start(state)
+
+
+def stack_deck(
+    variant: Variant | str,
+    hands: Sequence[Sequence[Card] | str],
+    *,
+    face_up: Sequence[Card] | str = (),
+    stock: Sequence[Card] | str = (),
+    players: int | None = None,
+) -> tuple[Card, ...]:
+    """A full deck for :func:`new_game`'s ``deck=`` that deals exactly these hands.
+
+    The hands are dealt one card at a time round-robin from player 0 (as :func:`new_game`
+    deals a stacked deck), then come the ``face_up`` cards the variant turns (the Israeli
+    open card, the classic 500 up-card), then ``stock`` on top of the stock; the rest of the
+    variant's deck follows in canonical order. For tests, examples and replays of real deals.
+
+    >>> deck = stack_deck(
+    ...     "rummy101",
+    ...     ["Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc"],
+    ...     face_up="*",
+    ...     stock="Ks",
+    ... )
+    >>> state = new_game("rummy101", players=2, seed=0, deck=deck)
+    >>> str(state.open_card), str(state.stock[0]), format_cards(state.hands[1][:3])
+    ('*', 'Ks', 'Ac 2c 3c')
+
+    Args:
+        variant: the variant (or its name) whose deck to stack.
+        hands: each player's cards, player 0 first (card lists or text).
+        face_up: the face-up cards dealt after the hands.
+        stock: the top of the stock, top card first.
+        players: the player count, if more players sit than ``hands`` gives (the others
+            get empty hands listed here as ``""``).
+
+    Raises:
+        ConfigurationError: a hand has the wrong size, or a card is not in the deck that many
+            times.
+    """
+    from rummylib.variants import get_variant  # noqa: PLC0415  (variants import the engine)
+
+    if isinstance(variant, str):
+        variant = get_variant(variant)
+    count = variant.check_players(len(hands) if players is None else players)
+    size = variant.hand_size_for(count)
+    parsed = [parse_cards(hand) if isinstance(hand, str) else tuple(hand) for hand in hands]
+    for number, hand in enumerate(parsed):
+        if len(hand) != size:
+            msg = f"hand {number + 1} holds {len(hand)} cards, not {size}"
+            raise ConfigurationError(msg)
+    front = [hand[index] for index in range(size) for hand in parsed]
+    for extra in (face_up, stock):
+        front += parse_cards(extra) if isinstance(extra, str) else list(extra)
+    deck = variant.deck_for(count)
+    rest = Counter(deck)
+    rest.subtract(front)
+    missing = -rest
+    if missing:
+        names = format_cards(sorted(missing.elements(), key=lambda card: card.index))
+        msg = f"not in the {variant.name} deck for {count} players that many times: {names}"
+        raise ConfigurationError(msg)
+    tail = []
+    for card in deck:
+        if rest[card] > 0:
+            rest[card] -= 1
+            tail.append(card)
+    return (*front, *tail)

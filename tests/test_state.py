@@ -20,6 +20,7 @@ from rummylib import (
     make_deck,
     new_game,
     parse_cards,
+    stack_deck,
 )
 from rummylib.actions import Action, Discard, DrawStock, TakeDiscard, TakeOpenCard
 from rummylib.cards import CARDS
@@ -308,3 +309,21 @@ def test_every_variant_keeps_the_engine_invariants(state: GameState) -> None:
         state.apply(state.legal_actions()[-1])
         assert state.to_json() == before
     assert GameState.from_json(state.to_json()) == state
+
+
+def test_stack_deck_deals_the_given_hands_then_face_up_then_stock() -> None:
+    hands = ["Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc"]
+    state = new_game(
+        "rummy101",
+        players=2,
+        seed=0,
+        deck=stack_deck("rummy101", hands, face_up="*", stock="Ks Ks"),
+    )
+    assert state.hands == (parse_cards(hands[0]), parse_cards(hands[1]))
+    assert str(state.open_card) == "*"
+    assert state.stock[:2] == parse_cards("Ks Ks")
+    # Two packs hold two Ks: a third is refused, naming the card.
+    with pytest.raises(ConfigurationError, match=r"that many times: Ks$"):
+        stack_deck("rummy101", hands, stock="Ks Ks Ks")
+    with pytest.raises(ConfigurationError, match="hand 2 holds 12 cards, not 13"):
+        stack_deck("rummy101", [hands[0], hands[1][3:]])

@@ -38,7 +38,7 @@ import attrs
 
 from rummylib import _table_solver
 from rummylib.actions import Action, DrawStock, Knock, Pass, Rearrange
-from rummylib.cards import CARDS, JOKER, Card, format_cards, make_deck, parse_cards
+from rummylib.cards import CARDS, JOKER, Card, format_cards, make_deck
 from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
@@ -229,26 +229,11 @@ def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None 
     Raises:
         ConfigurationError: a hand does not hold ten cards, or the cards are not in the deck.
     """
+    from rummylib.state import stack_deck  # noqa: PLC0415  (the engine imports variants)
+
     count = len(hands) if players is None else players
-    parsed = [parse_cards(hand) for hand in hands]
-    parsed += [()] * (count - len(parsed))
-    for number, hand in enumerate(parsed):
-        if len(hand) != HAND_SIZE:
-            msg = f"hand {number + 1} holds {len(hand)} cards, not {HAND_SIZE}"
-            raise ConfigurationError(msg)
-    top = parse_cards(stock)
-    rest = Counter(Carousel().deck_for(count))
-    wanted = Counter(top)
-    for hand in parsed:
-        wanted.update(hand)
-    missing = wanted - rest
-    if missing:
-        msg = f"not in the {count}-player deck: {format_cards(_sorted(missing.elements()))}"
-        raise ConfigurationError(msg)
-    rest -= wanted
-    dealt = [hand[index] for index in range(HAND_SIZE) for hand in parsed]
-    order = [*dealt, *top, *_sorted(rest.elements())]
-    return format_cards(order)
+    padded = [*hands, *[""] * (count - len(hands))]
+    return format_cards(stack_deck(Carousel(), padded, stock=stock, players=count))
 
 
 # ------------------------------------------------------------------------------------------

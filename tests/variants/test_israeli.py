@@ -47,6 +47,7 @@ from rummylib.actions import (
 from rummylib.errors import ConfigurationError
 from rummylib.melds import MeldRules
 from rummylib.scoring import DealResult
+from rummylib.state import stack_deck
 
 DECK = make_deck(decks=2, jokers=4)
 
@@ -68,18 +69,7 @@ P0_MELDS = ("2c 3c 4c", "5d 6d 7d 8d", "9h 9s 9c", "Kh Kd Ks")
 def stacked(hands: Sequence[str], open_card: str, stock: str = "") -> tuple[Card, ...]:
     """A full 108-card deck that deals ``hands`` (player 0 first), then turns ``open_card``,
     with ``stock`` on top of the stock and every other card after it in canonical order."""
-    parsed = [parse_cards(hand) for hand in hands]
-    assert all(len(hand) == 13 for hand in parsed), [len(hand) for hand in parsed]
-    dealt = [hand[index] for index in range(13) for hand in parsed]
-    front = [*dealt, parse_card(open_card), *parse_cards(stock)]
-    assert not Counter(front) - Counter(DECK), "more copies of a card than two packs hold"
-    rest = Counter(DECK) - Counter(front)
-    tail = []
-    for card in DECK:
-        if rest[card]:
-            rest[card] -= 1
-            tail.append(card)
-    return (*front, *tail)
+    return stack_deck("rummy101", hands, face_up=open_card, stock=stock)
 
 
 def game(

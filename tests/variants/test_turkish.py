@@ -47,6 +47,7 @@ from rummylib.actions import (
     TakeDiscard,
 )
 from rummylib.bots import GreedyBot, RandomBot, play
+from rummylib.state import stack_deck
 from rummylib.variants.base import Variant
 from rummylib.variants.turkish import (
     FirstGoAroundGoOut,
@@ -69,21 +70,7 @@ def stacked(
     variant: Variant, hands: Sequence[str], *, up: str = "", stock: str = ""
 ) -> tuple[Card, ...]:
     """The full deck that deals ``hands``, turns ``up`` face up and puts ``stock`` on top."""
-    players = len(hands)
-    parsed = [parse_cards(hand) for hand in hands]
-    size = variant.hand_size_for(players)
-    assert all(len(hand) == size for hand in parsed), f"hands must hold {size} cards"
-    front = [parsed[player][card] for card in range(size) for player in range(players)]
-    front += [*parse_cards(up), *parse_cards(stock)]
-    rest = Counter(variant.deck_for(players))
-    rest.subtract(front)
-    assert not -rest, f"more copies than the deck holds: {format_cards((-rest).elements())}"
-    tail = []
-    for card in variant.deck_for(players):
-        if rest[card] > 0:
-            rest[card] -= 1
-            tail.append(card)
-    return (*front, *tail)
+    return stack_deck(variant, hands, face_up=up, stock=stock)
 
 
 def game(
