@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -603,25 +604,38 @@ def parse_meld(text: str, rules: MeldRules) -> Meld:
     return _read(naturals, declared, free_jokers, rules, None, tokens)
 
 
+@functools.lru_cache(maxsize=32)
+def _run_windows(rules: MeldRules) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per suit, every run window the rules allow, as card indexes from low to high."""
+    windows: list[tuple[tuple[int, ...], ...]] = []
+    for suit in range(len(_SUITS)):
+        windows.append(
+            tuple(
+                tuple(13 * suit + (position - 1) % 13 for position in range(start, start + size))
+                for size in range(rules.min_size, rules.longest_run + 1)
+                for start in rules.run_starts(size)
+            )
+        )
+    return tuple(windows)
+
+
 def _run_candidates(
     counts: Counter[Card], suit: Suit, joker_count: int, rules: MeldRules
 ) -> Iterator[tuple[int, ...]]:
     """Every multiset of one suit's cards and jokers that can be read as a run."""
-    for size in range(rules.min_size, rules.longest_run + 1):
-        for start in rules.run_starts(size):
-            positions = range(start, start + size)
-            cards = [_card(rank_at(position), suit) for position in positions]
-            present = [offset for offset, card in enumerate(cards) if counts[card]]
-            absent = size - len(present)
-            if absent > joker_count:
-                continue
-            for extra in range(min(joker_count - absent, len(present)) + 1):
-                for replaced in itertools.combinations(present, extra):
-                    chosen = set(present) - set(replaced)
-                    if len(chosen) < rules.min_naturals:
-                        continue
-                    key = sorted(cards[offset].index for offset in chosen)
-                    yield (*key, *([JOKER_INDEX] * (size - len(chosen))))
+    held = {card.index for card, copies in counts.items() if copies}
+    for window in _run_windows(rules)[_SUIT_ORDER[suit]]:
+        size = len(window)
+        present = [index for index in window if index in held]
+        absent = size - len(present)
+        if absent > joker_count:
+            continue
+        for extra in range(min(joker_count - absent, len(present)) + 1):
+            for replaced in itertools.combinations(present, extra):
+                chosen = [index for index in present if index not in replaced]
+                if len(chosen) < rules.min_naturals:
+                    continue
+                yield (*sorted(chosen), *([JOKER_INDEX] * (size - len(chosen))))
 
 
 def _group_candidates(
