@@ -356,8 +356,6 @@ class GameState:
             cards[self.open_card] += 1
         for meld in self.table:
             cards.update(meld.cards)
-        extra = getattr(self.detail, "cards_aside", ())
-        cards.update(extra)
         return cards
 
     # -- saved games ---------------------------------------------------------------------------
