@@ -123,6 +123,35 @@ def _isolated(indexes: Sequence[int], jokers: int, rules: MeldRules) -> list[int
     return isolated
 
 
+def _needy_count(indexes: Sequence[int], rules: MeldRules) -> int | None:
+    """How many natural cards have no meld without jokers among the hand's cards.
+
+    Such a card must be discarded or sit in a meld with a joker. A meld with ``j`` jokers holds
+    at most ``2(j + 1)`` of them: three or more naturals of a group, or three consecutive
+    naturals of a run, would make a joker-free meld for each of those cards. So ``J`` jokers
+    cover at most ``4J`` such cards, a bound that rules out many joker-rich hands at once.
+    ``None`` when the rules are outside what :func:`_quick_tables` models.
+    """
+    tables = _quick_tables(rules)
+    if tables is None:
+        return None
+    bits, _, windows = tables
+    suit_masks = [0, 0, 0, 0]
+    suits_of_rank = [0] * 13
+    present = [index for index in indexes if index != JOKER_INDEX]
+    for index in present:
+        suit_masks[index // 13] |= bits[index]
+        suits_of_rank[index % 13] |= 1 << (index // 13)
+    needy = 0
+    for index in present:
+        if (suits_of_rank[index % 13] & ~(1 << (index // 13))).bit_count() >= 2:
+            continue
+        mask = suit_masks[index // 13]
+        if not any(mask & window == window for window in windows[index]):
+            needy += 1
+    return needy
+
+
 #: Ranks (0 = ace) a joker may not take when it may not stand beside an ace: ace, two, king.
 _NEAR_ACE: Final = frozenset({0, 1, 12})
 
@@ -153,11 +182,15 @@ def may_meld_all(  # noqa: PLR0915  (one search, kept in one place for speed)
         counts[card.index] += 1
     jokers = counts[JOKER_INDEX]
     allowed = frozenset(card.index for card in skippable)
-    isolated = _isolated([card.index for card in hand], jokers, rules)
+    indexes = [card.index for card in hand]
+    isolated = _isolated(indexes, jokers, rules)
     if isolated:
         if len(isolated) > 1 or isolated[0] not in allowed:
             return False
         allowed = frozenset(isolated)
+    needy = _needy_count(indexes, rules)
+    if needy is not None and needy - bool(allowed) > 4 * jokers:
+        return False
     windows = _windows(rules)
     beside_ok = rules.joker_beside_ace
     failed: set[tuple[bytes, int, bool]] = set()
