@@ -770,11 +770,10 @@ class IsraeliRummy(Variant):
         hands = list(state.hands)
         if isinstance(action, DrawStock):
             hands[player] = (*hands[player], state.stock[0])
+            if detail.taken_face_up is not None:  # the common case copies no detail
+                detail = attrs.evolve(detail, taken_face_up=None)
             return state.replace(
-                hands=tuple(hands),
-                stock=state.stock[1:],
-                phase=Phase.PLAY,
-                detail=attrs.evolve(detail, taken_face_up=None),
+                hands=tuple(hands), stock=state.stock[1:], phase=Phase.PLAY, detail=detail
             )
         if isinstance(action, TakeDiscard):
             card = state.discard_pile[-1]
