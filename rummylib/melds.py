@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import attrs
 
+from rummylib._settings import flag, whole
 from rummylib.cards import (
     CARDS,
     JOKER,
@@ -80,21 +81,6 @@ class MeldKind(enum.Enum):
     RUN = "run"
 
 
-def _whole_number(minimum: int) -> Any:
-    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            msg = f"{attribute.name} must be a whole number of at least {minimum}, not {value!r}"
-            raise ConfigurationError(msg)
-
-    return check
-
-
-def _flag(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if not isinstance(value, bool):
-        msg = f"{attribute.name} must be True or False, not {value!r}"
-        raise ConfigurationError(msg)
-
-
 def _to_ace_rule(value: AceRule | str) -> AceRule:
     try:
         return AceRule(value)
@@ -106,7 +92,7 @@ def _to_ace_rule(value: AceRule | str) -> AceRule:
 
 def _optional_run_size(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is not None:
-        _whole_number(2)(instance, attribute, value)
+        whole(2)(instance, attribute, value)
 
 
 @attrs.frozen(kw_only=True)
@@ -133,12 +119,12 @@ class MeldRules:
     rummylib.errors.ConfigurationError: max_group_size 5 is above 4, the number of suits, ...
     """
 
-    min_size: int = attrs.field(default=3, validator=_whole_number(2))
-    max_group_size: int = attrs.field(default=4, validator=_whole_number(2))
-    group_distinct_suits: bool = attrs.field(default=True, validator=_flag)
+    min_size: int = attrs.field(default=3, validator=whole(2))
+    max_group_size: int = attrs.field(default=4, validator=whole(2))
+    group_distinct_suits: bool = attrs.field(default=True, validator=flag)
     ace: AceRule = attrs.field(default=AceRule.LOW_OR_HIGH, converter=_to_ace_rule)
-    min_naturals: int = attrs.field(default=1, validator=_whole_number(1))
-    joker_beside_ace: bool = attrs.field(default=True, validator=_flag)
+    min_naturals: int = attrs.field(default=1, validator=whole(1))
+    joker_beside_ace: bool = attrs.field(default=True, validator=flag)
     max_run_size: int | None = attrs.field(default=None, validator=_optional_run_size)
 
     def __attrs_post_init__(self) -> None:

@@ -11,26 +11,22 @@ their pip value.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
+from rummylib._settings import whole
 from rummylib.cards import CARDS, JOKER_INDEX, Card, Rank
-from rummylib.errors import ConfigurationError
 
 __all__ = ["CardPoints", "DealResult", "MatchResult", "ScoreLine", "hand_points"]
 
 
-def _points_value(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        msg = f"{attribute.name} must be a whole number of points of at least 0, not {value!r}"
-        raise ConfigurationError(msg)
+_POINTS = whole(0, unit="points")
 
 
-def _optional_points_value(
-    instance: object, attribute: attrs.Attribute[int | None], value: object
-) -> None:
+def _optional_points(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is not None:
-        _points_value(instance, attribute, value)  # type: ignore[arg-type]
+        _POINTS(instance, attribute, value)
 
 
 @attrs.frozen(kw_only=True)
@@ -53,10 +49,10 @@ class CardPoints:
     rummylib.errors.ConfigurationError: face must be a whole number of points of at least 0, not -1
     """
 
-    ace: int = attrs.field(default=1, validator=_points_value)
-    face: int = attrs.field(default=10, validator=_points_value)
-    joker: int = attrs.field(default=0, validator=_points_value)
-    ace_low_run: int | None = attrs.field(default=None, validator=_optional_points_value)
+    ace: int = attrs.field(default=1, validator=_POINTS)
+    face: int = attrs.field(default=10, validator=_POINTS)
+    joker: int = attrs.field(default=0, validator=_POINTS)
+    ace_low_run: int | None = attrs.field(default=None, validator=_optional_points)
     #: Points of every distinct card, indexed by :attr:`~rummylib.cards.Card.index`.
     values: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
 

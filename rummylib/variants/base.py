@@ -17,7 +17,7 @@ import enum
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -96,48 +96,6 @@ class TurnClock:
     def total_seconds(self) -> int:
         """The time allowed, grace included."""
         return self.seconds + self.grace_seconds
-
-
-_Choice = TypeVar("_Choice", bound=enum.Enum)
-
-
-def read_choice(values: type[_Choice], value: object) -> _Choice:
-    """Read an enum setting from its string value, for a variant's named converters.
-
-    >>> read_choice(Phase, "draw")
-    <Phase.DRAW: 'draw'>
-    >>> read_choice(Phase, "nap")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    rummylib.errors.ConfigurationError: bad setting 'nap': expected one of 'draw', 'play', ...
-    """
-    try:
-        return values(value)
-    except ValueError:
-        allowed = ", ".join(repr(member.value) for member in values)
-        msg = f"bad setting {value!r}: expected one of {allowed}"
-        raise ConfigurationError(msg) from None
-
-
-def whole(minimum: int, *, optional: bool = False) -> Any:
-    """A validator for whole-number settings of at least ``minimum`` (``None`` if optional)."""
-
-    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if optional and value is None:
-            return
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            kind = "None or a whole number" if optional else "a whole number"
-            msg = f"{attribute.name} must be {kind} of at least {minimum}, not {value!r}"
-            raise ConfigurationError(msg)
-
-    return check
-
-
-def flag(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    """A validator for True/False settings."""
-    if not isinstance(value, bool):
-        msg = f"{attribute.name} must be True or False, not {value!r}"
-        raise ConfigurationError(msg)
 
 
 @attrs.frozen(kw_only=True)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 import attrs
 
 from rummylib import _table_solver
+from rummylib._settings import read_choice, whole
 from rummylib.actions import Action, DrawStock, Knock, Pass, Rearrange
 from rummylib.cards import CARDS, JOKER, Card, format_cards, make_deck
 from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
@@ -47,10 +48,8 @@ from rummylib.variants.base import (
     Variant,
     deal_cards,
     next_player,
-    read_choice,
     remove_cards,
     shuffled,
-    whole,
 )
 
 if TYPE_CHECKING:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from rummylib._complete import may_meld_all
+from rummylib._settings import flag, read_choice, whole
 from rummylib.actions import (
     Action,
     AnswerFrish,
@@ -57,12 +58,9 @@ from rummylib.variants.base import (
     TurnClock,
     Variant,
     deal_cards,
-    flag,
     next_player,
-    read_choice,
     remove_cards,
     shuffled,
-    whole,
 )
 
 if TYPE_CHECKING:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
+from rummylib._settings import flag, read_choice, whole
 from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.arrangement import arrange
 from rummylib.cards import JOKER, Card, Rank, Suit, format_cards, make_deck
@@ -48,12 +49,9 @@ from rummylib.variants.base import (
     Phase,
     Variant,
     deal_cards,
-    flag,
     next_player,
-    read_choice,
     remove_cards,
     shuffled,
-    whole,
 )
 
 if TYPE_CHECKING:
