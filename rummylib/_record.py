@@ -5,19 +5,27 @@ action in order, and a snapshot of where the match stands. Loading rebuilds the 
 replaying the actions through the rules, then checks the snapshot against the replay, so a
 record whose actions are illegal, or whose snapshot has been edited (a duplicated card, a
 changed score), is refused. Only JSON is read; nothing is ever executed.
+
+An untrusted record is checked before anything is built: its shape and types, every setting
+against its bounds (RULES.md R9), the size of every list and text (no action moves more cards
+than the largest deck holds), and every action's fields. Only then are the actions replayed.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from rummylib._settings import MAX_DECKS, MAX_JOKERS
 from rummylib.actions import ACTION_TYPES, Action
-from rummylib.cards import Card, parse_card
-from rummylib.errors import RummyError
+from rummylib.cards import Card, parse_card, parse_cards
+from rummylib.engine import Variant
+from rummylib.errors import RummyError, shorten
 from rummylib.melds import Meld, MeldKind
+from rummylib.registry import get_variant
 
 if TYPE_CHECKING:
     from rummylib.state import GameState
@@ -25,8 +33,37 @@ if TYPE_CHECKING:
 FORMAT = "rummylib-game"
 VERSION = 1
 
+#: The entries of a saved game, and of its snapshot.
+RECORD_KEYS = frozenset(
+    {"format", "version", "variant", "settings", "players", "seed", "deck", "actions", "snapshot"}
+)
+SNAPSHOT_KEYS = frozenset(
+    {
+        "phase",
+        "current_player",
+        "to_act",
+        "hands",
+        "stock",
+        "discard_pile",
+        "open_card",
+        "table",
+        "scores",
+        "players_in",
+        "deal_number",
+        "dealer",
+        "multiplier",
+        "pot",
+    }
+)
+#: The most cards of any deck (four packs and 32 jokers): no action moves more.
+MAX_ACTION_CARDS = 52 * MAX_DECKS + MAX_JOKERS
+#: The longest text of one card ("joker", "10♥", with room for spaces).
+MAX_CARD_TEXT = 16
+#: The longest text of a stacked deck (every card of the largest deck, with room for spaces).
+MAX_DECK_TEXT = MAX_ACTION_CARDS * MAX_CARD_TEXT
 
-def _bad(message: str) -> RummyError:
+
+def bad(message: str) -> RummyError:
     return RummyError(f"bad saved game: {message}")
 
 
@@ -50,6 +87,8 @@ def _action_json(action: Action) -> dict[str, object]:
             data[field.name] = str(value)
         elif isinstance(value, tuple):
             data[field.name] = [_meld_json(meld) for meld in value]
+        elif isinstance(value, enum.Enum):
+            data[field.name] = value.value
         else:
             data[field.name] = value
     return data
@@ -94,12 +133,9 @@ def dump(state: GameState) -> str:
 
 
 def _expect(value: object, kind: type | tuple[type, ...], what: str) -> Any:
-    if isinstance(value, bool) and kind is not bool:
-        msg = f"{what} must be {_kind_name(kind)}, not {value!r}"
-        raise _bad(msg)
-    if not isinstance(value, kind):
-        msg = f"{what} must be {_kind_name(kind)}, not {value!r}"
-        raise _bad(msg)
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+        msg = f"{what} must be {_kind_name(kind)}, not {shorten(value)}"
+        raise bad(msg)
     return value
 
 
@@ -116,28 +152,55 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return names.get(kind, kind.__name__)
 
 
+def _expect_list(value: object, what: str, most: int) -> list[object]:
+    items: list[object] = _expect(value, list, what)
+    if len(items) > most:
+        msg = f"{what} holds {len(items)} entries, more than the {most} it may hold"
+        raise bad(msg)
+    return items
+
+
 def _read_card(value: object, what: str) -> Card:
     text = _expect(value, str, what)
+    if len(text) > MAX_CARD_TEXT:
+        raise bad(f"{what} must be one card such as '7h', not {shorten(text)}")
     try:
         return parse_card(text)
     except RummyError as error:
-        raise _bad(f"{what}: {error}") from None
+        raise bad(f"{what}: {error}") from None
 
 
 def _read_meld(value: object, what: str) -> Meld:
     data = _expect(value, dict, what)
+    unknown = sorted(set(data) - {"kind", "cards", "stands_for"}, key=str)
+    if unknown:
+        raise bad(f"{what} has unknown field {shorten(unknown[0])}")
     try:
         kind = MeldKind(_expect(data.get("kind"), str, f"{what} kind"))
     except ValueError:
-        raise _bad(f"{what} kind must be 'group' or 'run'") from None
-    cards = [_read_card(item, f"{what} card") for item in _expect(data.get("cards"), list, what)]
+        raise bad(f"{what} kind must be 'group' or 'run'") from None
+    cards = [
+        _read_card(item, f"{what} card")
+        for item in _expect_list(data.get("cards"), f"{what} cards", MAX_ACTION_CARDS)
+    ]
     stands = [
-        _read_card(item, f"{what} card") for item in _expect(data.get("stands_for"), list, what)
+        _read_card(item, f"{what} card")
+        for item in _expect_list(data.get("stands_for"), f"{what} stands_for", MAX_ACTION_CARDS)
     ]
     try:
         return Meld(kind, cards, stands)
     except RummyError as error:
-        raise _bad(f"{what}: {error}") from None
+        raise bad(f"{what}: {error}") from None
+
+
+def _read_melds(value: object, what: str) -> tuple[Meld, ...]:
+    melds = tuple(
+        _read_meld(item, f"{what} meld") for item in _expect_list(value, what, MAX_ACTION_CARDS)
+    )
+    if sum(len(meld.cards) for meld in melds) > MAX_ACTION_CARDS:
+        msg = f"{what} hold more than {MAX_ACTION_CARDS} cards, more than any deck"
+        raise bad(msg)
+    return melds
 
 
 def _read_action(value: object, number: int) -> Action:
@@ -146,11 +209,18 @@ def _read_action(value: object, number: int) -> Action:
     name = _expect(data.get("type"), str, f"{what} type")
     cls = ACTION_TYPES.get(name)
     if cls is None:
-        raise _bad(f"{what} has unknown type {name!r}")
+        raise bad(f"{what} has unknown type {shorten(name)}")
     fields = {field.name: field for field in attrs.fields(cls)}
-    unknown = sorted(set(data) - set(fields) - {"type"})
+    unknown = sorted(set(data) - set(fields) - {"type"}, key=str)
     if unknown:
-        raise _bad(f"{what} ({name}) has unknown field {unknown[0]!r}")
+        raise bad(f"{what} ({name}) has unknown field {shorten(unknown[0])}")
+    missing = [
+        field.name
+        for field in fields.values()
+        if field.init and field.default is attrs.NOTHING and field.name not in data
+    ]
+    if missing:
+        raise bad(f"{what} ({name}) has no {missing[0]!r}")
     values: dict[str, object] = {}
     for field_name in fields:
         if field_name not in data:
@@ -159,64 +229,121 @@ def _read_action(value: object, number: int) -> Action:
         if field_name in {"card", "discard"} or (field_name == "stands_for" and raw is not None):
             values[field_name] = _read_card(raw, f"{what} {field_name}")
         elif field_name in {"melds", "table"}:
-            items = _expect(raw, list, f"{what} {field_name}")
-            values[field_name] = tuple(_read_meld(item, f"{what} meld") for item in items)
+            values[field_name] = _read_melds(raw, f"{what} {field_name}")
         elif field_name == "accept":
             values[field_name] = _expect(raw, bool, f"{what} accept")
         elif field_name == "stands_for":
             values[field_name] = None
+        elif field_name == "end":
+            values[field_name] = None if raw is None else _expect(raw, str, f"{what} end")
         else:
             values[field_name] = _expect(raw, int, f"{what} {field_name}")
     try:
         return cls(**values)  # type: ignore[arg-type]
     except (RummyError, TypeError) as error:
-        raise _bad(f"{what} ({name}): {error}") from None
+        raise bad(f"{what} ({name}): {error}") from None
 
 
-def load(text: str) -> GameState:
-    """Rebuild a match from its saved-game JSON; see :meth:`GameState.from_json`."""
-    from rummylib.state import new_game  # noqa: PLC0415  (state imports this module lazily)
-    from rummylib.variants import get_variant  # noqa: PLC0415
+def _no_constant(name: str) -> None:
+    msg = f"{name} is not a JSON number"
+    raise ValueError(msg)
 
-    if not isinstance(text, str | bytes):
-        raise _bad(f"expected JSON text, not {type(text).__name__}")
+
+def _same(saved: object, replayed: object) -> bool:
+    """Whether a snapshot entry is exactly the replayed one: ``true`` is not ``1`` here.
+
+    ``replayed`` is shallow (lists of objects of lists at most), so the recursion is too.
+    """
+    if type(saved) is not type(replayed):
+        return False
+    if isinstance(saved, list) and isinstance(replayed, list):
+        return len(saved) == len(replayed) and all(map(_same, saved, replayed))
+    if isinstance(saved, dict) and isinstance(replayed, dict):
+        return saved.keys() == replayed.keys() and all(
+            _same(saved[key], replayed[key]) for key in replayed
+        )
+    return saved == replayed
+
+
+def _read_record(text: object) -> dict[str, Any]:
+    """The parsed record, its entries of the right types, before anything is built."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise bad(f"expected JSON text, not {type(text).__name__}")
     try:
-        record = json.loads(text)
+        record = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
-        raise _bad(f"not JSON ({error})") from None
+        raise bad(f"not JSON ({shorten(str(error), limit=200)})") from None
     record = _expect(record, dict, "the record")
     if record.get("format") != FORMAT:
-        raise _bad(f"format must be {FORMAT!r}, not {record.get('format')!r}")
-    if record.get("version") != VERSION:
-        raise _bad(f"version must be {VERSION}, not {record.get('version')!r}")
-    name = _expect(record.get("variant"), str, "variant")
-    settings = _expect(record.get("settings", {}), dict, "settings")
-    players = _expect(record.get("players"), int, "players")
-    seed = _expect(record.get("seed"), int, "seed")
-    deck_text = record.get("deck")
-    actions = _expect(record.get("actions"), list, "actions")
+        raise bad(f"format must be {FORMAT!r}, not {shorten(record.get('format'))}")
+    version = record.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+        raise bad(f"version must be {VERSION}, not {shorten(version)}")
+    unknown = sorted(set(record) - RECORD_KEYS, key=str)
+    if unknown:
+        raise bad(f"the record has unknown entry {shorten(unknown[0])}")
+    _expect(record.get("variant"), str, "variant")
+    _expect(record.get("settings", {}), dict, "settings")
+    _expect(record.get("players"), int, "players")
+    _expect(record.get("seed"), int, "seed")
+    deck = record.get("deck")
+    if deck is not None and len(_expect(deck, str, "deck")) > MAX_DECK_TEXT:
+        raise bad(f"deck must be at most {MAX_DECK_TEXT} characters, not {len(deck)}")
+    _expect(record.get("actions"), list, "actions")
     snapshot = _expect(record.get("snapshot"), dict, "snapshot")
-    try:
-        variant = get_variant(name, **settings)
-        deck = None
-        if deck_text is not None:
-            from rummylib.cards import parse_cards  # noqa: PLC0415
-
-            deck = parse_cards(_expect(deck_text, str, "deck"))
-        state = new_game(variant, players=players, seed=seed, deck=deck)
-    except RummyError as error:
-        raise _bad(str(error)) from None
-    for number, item in enumerate(actions, 1):
-        action = _read_action(item, number)
-        try:
-            state = state.apply(action)
-        except RummyError as error:
-            raise _bad(f"action {number} is illegal: {error}") from None
-    replayed = _snapshot(state)
-    for key, value in replayed.items():
-        if snapshot.get(key) != value:
-            raise _bad(f"the snapshot's {key} does not match its actions")
-    extra = sorted(set(snapshot) - set(replayed))
+    extra = sorted(set(snapshot) - SNAPSHOT_KEYS, key=str)
     if extra:
-        raise _bad(f"the snapshot has unknown entry {extra[0]!r}")
-    return state
+        raise bad(f"the snapshot has unknown entry {shorten(extra[0])}")
+    checked: dict[str, Any] = record
+    return checked
+
+
+@attrs.frozen(kw_only=True)
+class SavedGame:
+    """A saved game read and checked, ready to replay (:meth:`GameState.from_json` does)."""
+
+    variant: Variant
+    players: int
+    seed: int
+    deck: tuple[Card, ...] | None
+    actions: tuple[Action, ...]
+    snapshot: dict[str, object]
+
+
+def read(text: object) -> SavedGame:
+    """Read a saved game: everything that can be checked without playing, cheapest first.
+
+    The record's shape and types, then the settings (every one bounded, so a table too large
+    to hold is refused before a card is made), the player count, the deck, and every action's
+    shape. The replay and the snapshot check are :meth:`GameState.from_json`'s.
+
+    Raises:
+        RummyError: the text is not a saved game.
+    """
+    record = _read_record(text)
+    try:
+        variant = get_variant(record["variant"], **record.get("settings", {}))
+        players = variant.check_players(record["players"])
+        deck = None if record.get("deck") is None else parse_cards(record["deck"])
+    except RummyError as error:
+        raise bad(str(error)) from None
+    actions = tuple(_read_action(item, number) for number, item in enumerate(record["actions"], 1))
+    return SavedGame(
+        variant=variant,
+        players=players,
+        seed=record["seed"],
+        deck=deck,
+        actions=actions,
+        snapshot=record["snapshot"],
+    )
+
+
+def check_snapshot(state: GameState, snapshot: dict[str, object]) -> None:
+    """Raise unless ``snapshot`` is exactly where the replayed ``state`` stands.
+
+    Raises:
+        RummyError: an entry differs (an edited hand, score, phase, …).
+    """
+    for key, value in _snapshot(state).items():
+        if not _same(snapshot.get(key), value):
+            raise bad(f"the snapshot's {key} does not match its actions")

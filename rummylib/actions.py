@@ -17,8 +17,8 @@ from typing import ClassVar, TypeAlias
 import attrs
 
 from rummylib.cards import Card
-from rummylib.errors import IllegalActionError
-from rummylib.melds import Meld
+from rummylib.errors import IllegalActionError, shorten
+from rummylib.melds import Meld, RunEnd, canonical_melds
 
 __all__ = [
     "ACTION_TYPES",
@@ -43,28 +43,51 @@ __all__ = [
     "TakeDiscard",
     "TakeOpenCard",
     "TimeExpired",
+    "canonical_action",
 ]
 
 
 def _player(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        msg = f"bad player {value!r}: players are numbered 0, 1, 2, …"
+        msg = f"bad player {shorten(value)}: players are numbered 0, 1, 2, …"
         raise IllegalActionError(msg)
 
 
 def _card(instance: object, attribute: attrs.Attribute[Card], value: object) -> None:
     if not isinstance(value, Card):
-        msg = f"bad {attribute.name} {value!r}: expected a Card"
+        msg = f"bad {attribute.name} {shorten(value)}: expected a Card"
         raise IllegalActionError(msg)
+
+
+def _whole(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    # The type only: whether the number fits (a meld index, a count of cards) is for the rules.
+    if isinstance(value, bool) or not isinstance(value, int):
+        msg = f"bad {attribute.name} {shorten(value)}: expected a whole number"
+        raise IllegalActionError(msg)
+
+
+def _flag(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+    if not isinstance(value, bool):
+        msg = f"bad {attribute.name} {shorten(value)}: expected True or False"
+        raise IllegalActionError(msg)
+
+
+def _end(value: object) -> RunEnd | None:
+    if value is None or isinstance(value, RunEnd):
+        return value
+    if isinstance(value, str) and value in {"low", "high"}:
+        return RunEnd(value)
+    msg = f"bad end {shorten(value)}: expected 'low', 'high' or None"
+    raise IllegalActionError(msg)
 
 
 def _melds(value: object) -> tuple[Meld, ...]:
     if isinstance(value, Meld) or not isinstance(value, list | tuple):
-        msg = f"bad melds {value!r}: expected a sequence of Meld"
+        msg = f"bad melds {shorten(value)}: expected a sequence of Meld"
         raise IllegalActionError(msg)
     for meld in value:
         if not isinstance(meld, Meld):
-            msg = f"bad meld {meld!r}: expected a Meld"
+            msg = f"bad meld {shorten(meld)}: expected a Meld"
             raise IllegalActionError(msg)
     return tuple(value)
 
@@ -105,7 +128,7 @@ class TakeDiscard(PlayerAction):
     """
 
     kind: ClassVar[str] = "take_discard"
-    count: int = attrs.field(default=1, validator=attrs.validators.instance_of(int))
+    count: int = attrs.field(default=1, validator=_whole)
 
 
 @attrs.frozen(kw_only=True)
@@ -191,7 +214,7 @@ class AnswerFrish(PlayerAction):
     """
 
     kind: ClassVar[str] = "answer_frish"
-    accept: bool = attrs.field(validator=attrs.validators.instance_of(bool))
+    accept: bool = attrs.field(validator=_flag)
 
 
 @attrs.frozen(kw_only=True)
@@ -210,14 +233,20 @@ class LayDown(PlayerAction):
 class LayOff(PlayerAction):
     """Add a card from hand to a table meld; a joker names what it stands for.
 
+    ``end`` says which end of a run the card goes to, where both ends would take it (an ace
+    beside a 2…K run: low, worth 1 in 500 rummy, or high, worth 15); elsewhere it is ``None``.
+
     >>> LayOff(player=0, card=parse_card("*"), meld_index=2, stands_for=parse_card("9h"))
-    LayOff(player=0, card=Card.parse('*'), meld_index=2, stands_for=Card.parse('9h'))
+    LayOff(player=0, card=Card.parse('*'), meld_index=2, stands_for=Card.parse('9h'), end=None)
+    >>> LayOff(player=0, card=parse_card("Ah"), meld_index=0, end="high").end
+    <RunEnd.HIGH: 'high'>
     """
 
     kind: ClassVar[str] = "lay_off"
     card: Card = attrs.field(validator=_card)
-    meld_index: int = attrs.field(validator=attrs.validators.instance_of(int))
+    meld_index: int = attrs.field(validator=_whole)
     stands_for: Card | None = attrs.field(default=None, validator=attrs.validators.optional(_card))
+    end: RunEnd | None = attrs.field(default=None, converter=_end)
 
 
 @attrs.frozen(kw_only=True)
@@ -357,3 +386,23 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Reconnect,
     )
 }
+
+
+def canonical_action(action: Action) -> Action:
+    """The action with every meld it carries in canonical order (R10), as history records it.
+
+    Two ways of writing the same play (cards of a meld in another order) are then the same
+    action, so the states they lead to are equal, history included.
+
+    >>> from rummylib.melds import MeldRules, parse_meld
+    >>> action = LayDown(player=0, melds=[parse_meld("9h 7h 8h", MeldRules())])
+    >>> canonical_action(action).melds[0].cards == parse_cards("7h 8h 9h")
+    True
+    """
+    if isinstance(action, DeclareRummy | ShowMelds | LayDown):
+        melds = canonical_melds(action.melds)
+        return action if melds == action.melds else attrs.evolve(action, melds=melds)
+    if isinstance(action, Rearrange):
+        table = canonical_melds(action.table)
+        return action if table == action.table else attrs.evolve(action, table=table)
+    return action

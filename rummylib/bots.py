@@ -1,7 +1,7 @@
 """Players that choose moves from an :class:`~rummylib.views.Observation` alone.
 
 A bot sees only what its seat may see, so it cannot cheat. :func:`play` runs a match to the
-end with one bot per seat.
+end with one bot per seat (or gives up after ``max_actions`` actions, 100,000 by default).
 
 >>> from rummylib import new_game
 >>> from rummylib.bots import GreedyBot, play
@@ -30,7 +30,7 @@ from rummylib.actions import (
 )
 from rummylib.arrangement import arrange
 from rummylib.cards import Card
-from rummylib.errors import ConfigurationError
+from rummylib.errors import ConfigurationError, shorten
 from rummylib.state import GameState
 from rummylib.views import Observation
 
@@ -151,16 +151,46 @@ def play(
     state: GameState,
     bots: Sequence[Bot] | Mapping[int, Bot],
     *,
-    max_actions: int | None = None,
+    max_actions: int | None = 100_000,
 ) -> GameState:
-    """Let the bots play from ``state`` until the match ends (or ``max_actions`` actions).
+    """Let the bots play from ``state`` until the match ends, or until ``max_actions`` actions.
 
     When several players may act, the first in :attr:`~rummylib.state.GameState.to_act`
     moves first.
 
+    Some matches take very long under the rules: random bots in Rummy 71/101 rarely complete
+    a hand, so a deal can run for tens of thousands of actions. ``max_actions`` is the guard
+    that makes :func:`play` always return: after that many actions it stops and returns the
+    state as it stands, not over (:attr:`~rummylib.state.GameState.is_over` is ``False``,
+    :attr:`~rummylib.state.GameState.result` is ``None``), so the caller sees the match is
+    unfinished. Greedy bots usually finish a match in well under 2,000 actions.
+
+    >>> from rummylib.bots import RandomBot
+    >>> bots = [RandomBot(seed=1), RandomBot(seed=2)]
+    >>> unfinished = play(new_game("rummy101", players=2, seed=1), bots, max_actions=10)
+    >>> unfinished.is_over, unfinished.result, len(unfinished.history)
+    (False, None, 10)
+
+    Args:
+        state: where to start (a new match, or one in progress).
+        bots: one bot per seat, as a sequence indexed by player or a mapping from player to
+            bot (the same bot may sit at several seats).
+        max_actions: the most actions to apply before giving up (default 100,000); ``None``
+            plays on until the match ends, however long that takes.
+
+    Returns:
+        The state after the last action: over, or unfinished after ``max_actions`` actions.
+
     Raises:
-        ConfigurationError: a seat has no bot.
+        ConfigurationError: a seat has no bot, or ``max_actions`` is not ``None`` or a whole
+            number of at least 0.
     """
+    if max_actions is not None and (
+        isinstance(max_actions, bool) or not isinstance(max_actions, int) or max_actions < 0
+    ):
+        shown = shorten(max_actions)
+        msg = f"max_actions must be None or a whole number of at least 0, not {shown}"
+        raise ConfigurationError(msg)
     count = 0
     while not state.is_over and (max_actions is None or count < max_actions):
         player = state.to_act[0]

@@ -19,7 +19,9 @@ from typing import Final
 
 import attrs
 
-from rummylib.errors import ConfigurationError, NotationError
+from rummylib import _svg
+from rummylib._settings import MAX_DECKS, MAX_JOKERS
+from rummylib.errors import ConfigurationError, NotationError, shorten
 
 __all__ = [
     "JOKER",
@@ -105,13 +107,13 @@ JOKER_INDEX: Final = 52
 
 def _check_rank(card: Card, attribute: attrs.Attribute[Rank | None], value: object) -> None:
     if value is not None and not isinstance(value, Rank):
-        msg = f"bad card rank {value!r}: use a Rank (1 = ace … 13 = king)"
+        msg = f"bad card rank {shorten(value)}: use a Rank (1 = ace … 13 = king)"
         raise NotationError(msg)
 
 
 def _check_suit(card: Card, attribute: attrs.Attribute[Suit | None], value: object) -> None:
     if value is not None and not isinstance(value, Suit):
-        msg = f"bad card suit {value!r}: use a Suit"
+        msg = f"bad card suit {shorten(value)}: use a Suit"
         raise NotationError(msg)
 
 
@@ -120,7 +122,7 @@ def _to_rank(value: Rank | int | None) -> Rank | None:
         return value
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 13:
         return Rank(value)
-    msg = f"bad card rank {value!r}: ranks are 1 (ace) to 13 (king)"
+    msg = f"bad card rank {shorten(value)}: ranks are 1 (ace) to 13 (king)"
     raise NotationError(msg)
 
 
@@ -129,7 +131,7 @@ def _to_suit(value: Suit | str | None) -> Suit | None:
         return value
     if isinstance(value, str) and value.lower() in _SUIT_BY_TEXT:
         return _SUIT_BY_TEXT[value.lower()]
-    msg = f"bad card suit {value!r}: suits are c, d, h, s"
+    msg = f"bad card suit {shorten(value)}: suits are c, d, h, s"
     raise NotationError(msg)
 
 
@@ -191,7 +193,7 @@ class Card:
         (Card.parse('Ac'), Card.parse('*'))
         """
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= JOKER_INDEX:
-            msg = f"bad card index {index!r}: indexes are 0 to 52"
+            msg = f"bad card index {shorten(index)}: indexes are 0 to 52"
             raise NotationError(msg)
         return CARDS[index]
 
@@ -211,6 +213,9 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"
+
+    def _repr_svg_(self) -> str:  # a notebook shows the card as a picture (rummylib.svg)
+        return _svg.card(str(self))
 
 
 def _make_cards() -> tuple[Card, ...]:
@@ -251,11 +256,11 @@ def _read_card(token: str) -> Card:
     rank_text, suit_text = folded[:-1], folded[-1]
     rank = _RANK_BY_TEXT.get(rank_text)
     if rank is None:
-        msg = f"bad card {token!r}: unknown rank {token[:-1]!r}"
+        msg = f"bad card {shorten(token)}: unknown rank {shorten(token[:-1])}"
         raise NotationError(msg)
     suit = _SUIT_BY_TEXT.get(suit_text)
     if suit is None:
-        msg = f"bad card {token!r}: unknown suit {token[-1]!r}"
+        msg = f"bad card {shorten(token)}: unknown suit {shorten(token[-1])}"
         raise NotationError(msg)
     return CARDS[13 * _SUIT_ORDER[suit] + rank - 1]
 
@@ -276,11 +281,11 @@ def parse_card(text: str) -> Card:
         NotationError: the text is not exactly one card.
     """
     if not isinstance(text, str):
-        msg = f"bad card {text!r}: expected text such as '7h'"
+        msg = f"bad card {shorten(text)}: expected text such as '7h'"
         raise NotationError(msg)
     token = text.strip()
     if not token or _SEPARATORS.search(token):
-        msg = f"bad card {text!r}: expected exactly one card"
+        msg = f"bad card {shorten(text)}: expected exactly one card"
         raise NotationError(msg)
     return _read_card(token)
 
@@ -301,7 +306,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         NotationError: a token is not a card; the message names it.
     """
     if not isinstance(text, str):
-        msg = f"bad cards {text!r}: expected text such as '7h 8h 9h'"
+        msg = f"bad cards {shorten(text)}: expected text such as '7h 8h 9h'"
         raise NotationError(msg)
     return tuple(parse_card(token) for token in _SEPARATORS.split(text.strip()) if token)
 
@@ -330,16 +335,25 @@ def make_deck(decks: int = 1, jokers: int = 0) -> tuple[Card, ...]:
     Traceback (most recent call last):
     ...
     rummylib.errors.ConfigurationError: decks must be a whole number of at least 1, not 0
+    >>> make_deck(decks=10**9)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: decks must be at most 4, not 1000000000
 
     Raises:
-        ConfigurationError: ``decks`` is below 1 or ``jokers`` below 0.
+        ConfigurationError: ``decks`` is not from 1 to 4 or ``jokers`` not from 0 to 32 (the
+            bounds of every variant's deck, RULES.md R9).
     """
     if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-        msg = f"decks must be a whole number of at least 1, not {decks!r}"
+        msg = f"decks must be a whole number of at least 1, not {shorten(decks)}"
         raise ConfigurationError(msg)
     if isinstance(jokers, bool) or not isinstance(jokers, int) or jokers < 0:
-        msg = f"jokers must be a whole number of at least 0, not {jokers!r}"
+        msg = f"jokers must be a whole number of at least 0, not {shorten(jokers)}"
         raise ConfigurationError(msg)
+    for name, value, most in (("decks", decks, MAX_DECKS), ("jokers", jokers, MAX_JOKERS)):
+        if value > most:
+            msg = f"{name} must be at most {most}, not {shorten(value)}"
+            raise ConfigurationError(msg)
     return CARDS[:JOKER_INDEX] * decks + (JOKER,) * jokers
 
 

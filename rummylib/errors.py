@@ -14,6 +14,9 @@ bad card '1x': unknown rank '1'
 
 from __future__ import annotations
 
+import reprlib
+from typing import Final
+
 __all__ = [
     "ConfigurationError",
     "IllegalActionError",
@@ -21,7 +24,61 @@ __all__ = [
     "NotationError",
     "RummyError",
     "UnknownVariantError",
+    "shorten",
 ]
+
+#: How many characters of an input :func:`shorten` keeps by default.
+SHORTEN_LIMIT: Final = 80
+
+
+class _ShortRepr(reprlib.Repr):
+    """A :mod:`reprlib` repr that never builds the text of a huge number."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() <= 256:
+            return super().repr_int(x, level)
+        digits = int(x.bit_length() * 0.30103) + 1
+        sign = "negative " if x < 0 else ""
+        return f"<a {sign}number of about {digits} digits>"
+
+
+def _short_repr(limit: int) -> _ShortRepr:
+    short = _ShortRepr()
+    short.maxlevel = 3
+    short.maxstring = short.maxother = short.maxlong = limit
+    short.maxlist = short.maxtuple = short.maxdict = short.maxset = short.maxfrozenset = 8
+    short.maxdeque = short.maxarray = 8
+    return short
+
+
+def shorten(value: object, limit: int = SHORTEN_LIMIT) -> str:
+    """The repr of ``value`` for an error message, cut after about ``limit`` characters.
+
+    Error messages name the input they refuse; :func:`shorten` keeps a huge input (a 10 MB
+    name, a number of a million digits, a deeply nested list) from making a huge message. A
+    cut text ends with "…" and says how long the input was. It never raises.
+
+    >>> shorten("rummy101")
+    "'rummy101'"
+    >>> shorten("x" * 1000, limit=10)
+    "'xxxxxxxxxx'… (1000 characters)"
+    >>> shorten(10**1000)
+    '<a number of about 1001 digits>'
+    >>> shorten([[[[[1]]]]])
+    '[[[[...]]]]'
+    """
+    try:
+        if isinstance(value, str | bytes | bytearray):
+            if len(value) <= limit:
+                return repr(value)
+            unit = "characters" if isinstance(value, str) else "bytes"
+            return f"{value[:limit]!r}… ({len(value)} {unit})"
+        text = _short_repr(limit).repr(value)
+        if len(text) > limit + 20:
+            text = f"{text[:limit]}…"
+        return text
+    except Exception:  # a message must never fail because of its input
+        return f"<{type(value).__name__}>"
 
 
 class RummyError(Exception):

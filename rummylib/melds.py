@@ -15,14 +15,14 @@ False
 from __future__ import annotations
 
 import enum
-import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import attrs
 
+from rummylib import _svg
 from rummylib._settings import flag, whole
 from rummylib.cards import (
     CARDS,
@@ -34,14 +34,18 @@ from rummylib.cards import (
     format_cards,
     parse_card,
 )
-from rummylib.errors import ConfigurationError, InvalidMeldError, NotationError
+from rummylib.errors import ConfigurationError, InvalidMeldError, NotationError, shorten
 from rummylib.scoring import CardPoints
 
 __all__ = [
     "AceRule",
+    "Extension",
     "Meld",
     "MeldKind",
     "MeldRules",
+    "RunEnd",
+    "canonical_melds",
+    "extensions",
     "find_melds",
     "is_meld",
     "parse_meld",
@@ -81,12 +85,25 @@ class MeldKind(enum.Enum):
     RUN = "run"
 
 
+class RunEnd(enum.Enum):
+    """The two ends of a run, where a card laid off on it may go.
+
+    >>> RunEnd("low")
+    <RunEnd.LOW: 'low'>
+    """
+
+    #: Below the lowest card.
+    LOW = "low"
+    #: Above the highest card.
+    HIGH = "high"
+
+
 def _to_ace_rule(value: AceRule | str) -> AceRule:
     try:
         return AceRule(value)
     except ValueError:
         names = ", ".join(rule.value for rule in AceRule)
-        msg = f"ace must be one of {names}, not {value!r}"
+        msg = f"ace must be one of {names}, not {shorten(value)}"
         raise ConfigurationError(msg) from None
 
 
@@ -213,7 +230,7 @@ class Meld:
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.kind, MeldKind):
-            msg = f"bad meld kind {self.kind!r}: use MeldKind.GROUP or MeldKind.RUN"
+            msg = f"bad meld kind {shorten(self.kind)}: use MeldKind.GROUP or MeldKind.RUN"
             raise InvalidMeldError(msg)
         if len(self.cards) != len(self.stands_for):
             msg = (
@@ -222,7 +239,8 @@ class Meld:
             raise InvalidMeldError(msg)
         for card, stands in zip(self.cards, self.stands_for, strict=True):
             if not isinstance(card, Card) or not isinstance(stands, Card):
-                msg = f"bad meld: {card!r} standing for {stands!r} is not a pair of cards"
+                shown = f"{shorten(card)} standing for {shorten(stands)}"
+                msg = f"bad meld: {shown} is not a pair of cards"
                 raise InvalidMeldError(msg)
             if stands.is_joker or (not card.is_joker and card != stands):
                 msg = f"bad meld: {card} cannot stand for {stands}"
@@ -341,11 +359,36 @@ class Meld:
                 total += low_aces * (points.ace_in_low_run - points.ace)
         return total
 
+    def canonical(self) -> Meld:
+        """The same meld (same cards, same joker readings) in its canonical order (R10).
+
+        Runs go from their low end to their high end (a full 13-card run from the ace),
+        groups by suit (clubs, diamonds, hearts, spades), so two melds of the same cards read
+        the same way are equal once canonical, whatever order they were written in.
+
+        >>> print(parse_meld("9h *=8h 7h", MeldRules()).canonical())
+        7h *=8h 9h
+        >>> print(parse_meld("Ah Kh Qh", MeldRules()).canonical())
+        Qh Kh Ah
+        >>> print(parse_meld("7s *=7c 7d", MeldRules()).canonical())
+        *=7c 7d 7s
+        """
+        pairs = list(zip(self.cards, self.stands_for, strict=True))
+        if self.kind is MeldKind.GROUP:
+            pairs.sort(key=lambda pair: (pair[1].index, pair[0].is_joker))
+        else:
+            position = _run_positions({int(stands.rank or 0) for stands in self.stands_for})
+            pairs.sort(key=lambda pair: (position[int(pair[1].rank or 0)], pair[0].is_joker))
+        stands_for = tuple(pair[1] for pair in pairs)
+        if stands_for == self.stands_for:
+            return self
+        return Meld(self.kind, [pair[0] for pair in pairs], stands_for)
+
     def declared_tokens(self) -> tuple[str, ...]:
         """The meld in notation, one token per card, jokers as ``*=card``.
 
         >>> parse_meld("* 7h 7c", MeldRules()).declared_tokens()
-        ('7c', '*=7d', '7h')
+        ('*=7d', '7h', '7c')
         """
         return tuple(
             f"*={stands}" if card.is_joker else str(card)
@@ -358,10 +401,31 @@ class Meld:
     def __repr__(self) -> str:
         return f"Meld({self.kind.value}: {self})"
 
+    def _repr_svg_(self) -> str:  # a notebook shows the meld as a picture (rummylib.svg)
+        return _svg.meld(self.declared_tokens())
+
+
+def _run_positions(ranks: set[int]) -> dict[int, int]:
+    """Where each rank of a run stands, counted from its low end.
+
+    An ace is low beside a two, high beside a king, and low in a full 13-card run; a run that
+    turns the corner (K-A-2, under :attr:`AceRule.WRAP`) starts after its missing ranks.
+    """
+    if Rank.ACE in ranks and Rank.KING in ranks and len(ranks) < 13:
+        # Either the ace is high (no two) or the run wraps: start just after the widest gap.
+        present = sorted(ranks)
+        gaps = [
+            ((present[(at + 1) % len(present)] - rank) % 13, at) for at, rank in enumerate(present)
+        ]
+        _, at = max(gaps)
+        start = present[(at + 1) % len(present)]
+        return {rank: (rank - start) % 13 for rank in ranks}
+    return {rank: rank for rank in ranks}
+
 
 def _is_joker(card: object) -> bool:
     if not isinstance(card, Card):
-        msg = f"bad card {card!r}: expected a Card"
+        msg = f"bad card {shorten(card)}: expected a Card"
         raise NotationError(msg)
     return card.index == JOKER_INDEX
 
@@ -561,87 +625,116 @@ def parse_meld(text: str, rules: MeldRules) -> Meld:
         InvalidMeldError: the cards and declarations do not form a legal meld.
     """
     if not isinstance(text, str):
-        msg = f"bad meld {text!r}: expected text such as 'Ah 2h *=3h'"
+        msg = f"bad meld {shorten(text)}: expected text such as 'Ah 2h *=3h'"
         raise NotationError(msg)
     tokens = [token for token in text.replace(",", " ").split() if token]
     naturals: list[Card] = []
     declared: list[Card] = []
+    written: list[tuple[bool, Card | None]] = []  # per token: is it a joker, and its card
     free_jokers = 0
     for token in tokens:
         if "=" in token:
             left, _, right = token.partition("=")
             if not left or not right:
-                msg = f"bad meld token {token!r}: write a declared joker as '*=3h'"
+                msg = f"bad meld token {shorten(token)}: write a declared joker as '*=3h'"
                 raise NotationError(msg)
             if not parse_card(left).is_joker:
-                msg = f"bad meld token {token!r}: only a joker may declare a card"
+                msg = f"bad meld token {shorten(token)}: only a joker may declare a card"
                 raise NotationError(msg)
             stands = parse_card(right)
             if stands.is_joker:
-                msg = f"bad meld token {token!r}: a joker must stand for a natural card"
+                msg = f"bad meld token {shorten(token)}: a joker must stand for a natural card"
                 raise NotationError(msg)
             declared.append(stands)
+            written.append((True, stands))
             continue
         card = parse_card(token)
         if card.is_joker:
             free_jokers += 1
+            written.append((True, None))
         else:
             naturals.append(card)
-    return _read(naturals, declared, free_jokers, rules, None, tokens)
+            written.append((False, card))
+    reading = _read(naturals, declared, free_jokers, rules, None, tokens)
+    return _as_written(reading, written, declared)
 
 
-@functools.lru_cache(maxsize=32)
-def _run_windows(rules: MeldRules) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per suit, every run window the rules allow, as card indexes from low to high."""
-    windows: list[tuple[tuple[int, ...], ...]] = []
+def _as_written(
+    reading: Meld, written: Sequence[tuple[bool, Card | None]], declared: Sequence[Card]
+) -> Meld:
+    """``reading`` in the order the meld was written (R10), one entry of ``written`` a token.
+
+    ``written`` says of each token whether it is a joker, and holds its natural card, a
+    declared joker's identity, or ``None`` for a joker left to the reading (the reading says
+    what those stand for).
+    """
+    declared_left = Counter(declared)
+    free_stands: list[Card] = []
+    for card, stands in zip(reading.cards, reading.stands_for, strict=True):
+        if not card.is_joker:
+            continue
+        if declared_left[stands]:
+            declared_left[stands] -= 1
+        else:
+            free_stands.append(stands)
+    free_order = iter(free_stands)
+    cards: list[Card] = []
+    stands_for: list[Card] = []
+    for is_joker, natural in written:
+        stands = natural if natural is not None else next(free_order)
+        cards.append(JOKER if is_joker else stands)
+        stands_for.append(stands)
+    return Meld(reading.kind, cards, stands_for)
+
+
+def _run_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
+    """The card indexes (jokers last) of every run the cards can form.
+
+    Each suit's windows are scanned with prefix sums of the ranks present, so a window that
+    lacks too many cards for the jokers is skipped at once.
+    """
+    keys: set[tuple[int, ...]] = set()
+    joker_key = (JOKER_INDEX,)
     for suit in range(len(_SUITS)):
-        windows.append(
-            tuple(
-                tuple(13 * suit + (position - 1) % 13 for position in range(start, start + size))
-                for size in range(rules.min_size, rules.longest_run + 1)
-                for start in rules.run_starts(size)
-            )
-        )
-    return tuple(windows)
-
-
-def _run_candidates(
-    counts: Counter[Card], suit: Suit, joker_count: int, rules: MeldRules
-) -> Iterator[tuple[int, ...]]:
-    """Every multiset of one suit's cards and jokers that can be read as a run."""
-    held = {card.index for card, copies in counts.items() if copies}
-    for window in _run_windows(rules)[_SUIT_ORDER[suit]]:
-        size = len(window)
-        present = [index for index in window if index in held]
-        absent = size - len(present)
-        if absent > joker_count:
+        base = suit * 13
+        if not any(counts[CARDS[base + rank]] for rank in range(13)):
             continue
-        for extra in range(min(joker_count - absent, len(present)) + 1):
-            for replaced in itertools.combinations(present, extra):
-                chosen = [index for index in present if index not in replaced]
-                if len(chosen) < rules.min_naturals:
+        have = [0] + [1 if counts[CARDS[base + (p - 1) % 13]] else 0 for p in range(1, 29)]
+        prefix = list(itertools.accumulate(have))
+        for size in range(rules.min_size, rules.longest_run + 1):
+            for start in rules.run_starts(size):
+                end = start + size - 1
+                present = prefix[end] - prefix[start - 1]
+                if size - present > jokers or present < rules.min_naturals:
                     continue
-                yield (*sorted(chosen), *([JOKER_INDEX] * (size - len(chosen))))
+                indexes = [base + (p - 1) % 13 for p in range(start, end + 1) if have[p]]
+                room = jokers - (size - present)
+                for extra in range(min(room, len(indexes)) + 1):
+                    for replaced in itertools.combinations(range(len(indexes)), extra):
+                        kept = [index for n, index in enumerate(indexes) if n not in replaced]
+                        if len(kept) >= rules.min_naturals:
+                            keys.add((*sorted(kept), *joker_key * (size - len(kept))))
+    return keys
 
 
-def _group_candidates(
-    counts: Counter[Card], rank: Rank, joker_count: int, rules: MeldRules
-) -> Iterator[tuple[int, ...]]:
-    """Every multiset of one rank's cards and jokers that can be read as a group."""
+def _group_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
+    """The card indexes (jokers last) of every group the cards can form."""
+    keys: set[tuple[int, ...]] = set()
     limit = 1 if rules.group_distinct_suits else rules.max_group_size
-    choices = [range(min(counts[_card(rank, suit)], limit) + 1) for suit in _SUITS]
-    for taken in itertools.product(*choices):
-        natural_count = sum(taken)
-        if natural_count < rules.min_naturals:
+    for rank in range(13):
+        if not any(counts[CARDS[suit * 13 + rank]] for suit in range(len(_SUITS))):
             continue
-        naturals = [
-            _card(rank, suit).index
-            for suit, copies in zip(_SUITS, taken, strict=True)
-            for _ in range(copies)
+        choices = [
+            range(min(counts[CARDS[suit * 13 + rank]], limit) + 1) for suit in range(len(_SUITS))
         ]
-        for jokers in range(joker_count + 1):
-            if rules.min_size <= natural_count + jokers <= rules.max_group_size:
-                yield (*naturals, *([JOKER_INDEX] * jokers))
+        for taken in itertools.product(*choices):
+            naturals = [suit * 13 + rank for suit in range(len(_SUITS)) for _ in range(taken[suit])]
+            if len(naturals) < rules.min_naturals:
+                continue
+            for extra in range(jokers + 1):
+                if rules.min_size <= len(naturals) + extra <= rules.max_group_size:
+                    keys.add((*naturals, *(JOKER_INDEX,) * extra))
+    return keys
 
 
 def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
@@ -661,14 +754,8 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
     for card in cards:
         _is_joker(card)
     counts = Counter(cards)
-    joker_count = counts.pop(JOKER, 0)
-    keys: set[tuple[int, ...]] = set()
-    for suit in _SUITS:
-        if any(counts[_card(rank, suit)] for rank in Rank):
-            keys.update(_run_candidates(counts, suit, joker_count, rules))
-    for rank in Rank:
-        if any(counts[_card(rank, suit)] for suit in _SUITS):
-            keys.update(_group_candidates(counts, rank, joker_count, rules))
+    jokers = counts.pop(JOKER, 0)
+    keys = _run_keys(counts, jokers, rules) | _group_keys(counts, jokers, rules)
     melds = []
     for key in sorted(keys):
         try:
@@ -676,3 +763,105 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
         except InvalidMeldError:
             continue  # a run candidate whose only readings put a joker beside an ace
     return tuple(melds)
+
+
+def canonical_melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
+    """Each meld in its canonical order (R10), the melds themselves in the order given.
+
+    What a variant stores when melds reach the table or a declaration: the same play gives
+    equal states however its cards were written. The order of the melds is kept: it is the
+    player's layout, and lay-offs name table melds by their place.
+
+    >>> rules = MeldRules()
+    >>> [
+    ...     str(meld)
+    ...     for meld in canonical_melds(
+    ...         [parse_meld("9h 7h 8h", rules), parse_meld("Kd * Kc", rules)]
+    ...     )
+    ... ]
+    ['7h 8h 9h', 'Kc Kd *=Kh']
+    """
+    return tuple(meld.canonical() for meld in melds)
+
+
+@attrs.frozen
+class Extension:
+    """One way to add a card to a meld: what it stands for, where it goes, the meld after.
+
+    Attributes:
+        stands_for: the natural card the added card stands for (itself, unless a joker).
+        end: where a card added to a run goes; ``None`` for a group.
+        meld: the extended meld, in canonical order (:meth:`Meld.canonical`).
+    """
+
+    stands_for: Card
+    end: RunEnd | None
+    meld: Meld
+
+
+def _neighbour(card: Card, step: int, rules: MeldRules) -> Card | None:
+    """The card ``step`` (±1) ranks away in the same suit; the ace sits at either end."""
+    assert card.rank is not None
+    assert card.suit is not None
+    rank = int(card.rank) + step
+    if rank == 0:  # below the ace
+        return _card(Rank.KING, card.suit) if rules.ace is AceRule.WRAP else None
+    if rank == 14:  # above the king: the high ace
+        return _card(Rank.ACE, card.suit)
+    return _card(rank, card.suit)  # above a (high) ace: the two, which only a wrap allows
+
+
+def extensions(meld: Meld, card: Card, rules: MeldRules) -> tuple[Extension, ...]:
+    """Every legal way to add ``card`` to ``meld`` under ``rules`` (laying off).
+
+    A natural card stands for itself; a joker may stand for any card that extends the meld.
+    A card goes onto a run at its low or its high end; where both ends take the same card
+    (an ace beside a 2…K run), the two ways are listed apart: the ace ranks low at one end
+    and high at the other. The order is canonical: a group's new card by suit, a run's low end
+    before its high end.
+
+    >>> rules = MeldRules()
+    >>> [
+    ...     (str(e.stands_for), e.end, str(e.meld))
+    ...     for e in extensions(parse_meld("7h 8h 9h", rules), parse_card("*"), rules)
+    ... ]
+    [('6h', <RunEnd.LOW: 'low'>, '*=6h 7h 8h 9h'), ('Th', <RunEnd.HIGH: 'high'>, '7h 8h 9h *=Th')]
+    >>> [
+    ...     e.end.value
+    ...     for e in extensions(
+    ...         parse_meld("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", rules), parse_card("Ah"), rules
+    ...     )
+    ... ]
+    ['low', 'high']
+    >>> extensions(parse_meld("7c 7d 7h", rules), parse_card("7h"), rules)
+    ()
+    """
+    _is_joker(card)
+    found: list[Extension] = []
+    if meld.kind is MeldKind.GROUP:
+        if len(meld.cards) >= rules.max_group_size:
+            return ()
+        rank = meld.stands_for[0].rank
+        assert rank is not None
+        for suit in _SUITS:
+            target = _card(rank, suit)
+            if not card.is_joker and target != card:
+                continue
+            grown = Meld(MeldKind.GROUP, (*meld.cards, card), (*meld.stands_for, target))
+            if grown.is_valid(rules):
+                found.append(Extension(target, None, grown.canonical()))
+        return tuple(found)
+    ordered = meld.canonical()
+    for end, step in ((RunEnd.LOW, -1), (RunEnd.HIGH, 1)):
+        edge = ordered.stands_for[0 if step < 0 else -1]
+        neighbour = _neighbour(edge, step, rules)
+        if neighbour is None or (not card.is_joker and neighbour != card):
+            continue
+        target = neighbour
+        if step < 0:
+            grown = Meld(MeldKind.RUN, (card, *ordered.cards), (target, *ordered.stands_for))
+        else:
+            grown = Meld(MeldKind.RUN, (*ordered.cards, card), (*ordered.stands_for, target))
+        if grown.is_valid(rules):
+            found.append(Extension(target, end, grown.canonical()))
+    return tuple(found)

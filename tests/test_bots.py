@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from typing import Any, cast
+
 import pytest
 
-from rummylib import ConfigurationError, new_game
-from rummylib.actions import DeclareRummy, DrawStock
+import rummylib.simulate as simulation
+from rummylib import ConfigurationError, GameState, new_game
+from rummylib.actions import Action, DeclareRummy, DrawStock
 from rummylib.bots import Bot, GreedyBot, RandomBot, play
 from rummylib.cli import main
 
@@ -69,6 +74,62 @@ def test_play_stops_after_max_actions() -> None:
     assert not state.is_over
 
 
+class EndlessState:
+    """A stand-in for a match that ends only after ``length`` actions (or never: ``None``)."""
+
+    to_act = (0,)
+
+    def __init__(self, length: int | None, actions: int = 0) -> None:
+        self.length = length
+        self.actions = actions
+
+    @property
+    def is_over(self) -> bool:
+        return self.length is not None and self.actions >= self.length
+
+    def observation(self, player: int) -> None:
+        return None
+
+    def apply(self, action: Action) -> EndlessState:
+        return EndlessState(self.length, self.actions + 1)
+
+
+class DrawBot:
+    def choose(self, observation: object) -> Action:
+        return DrawStock(player=0)
+
+
+def play_endless(length: int | None, **options: Any) -> EndlessState:
+    final = play(cast("GameState", EndlessState(length)), [DrawBot()], **options)
+    return cast("EndlessState", final)
+
+
+def test_play_gives_up_after_100_000_actions_by_default() -> None:
+    # A match that would run for a million actions is cut at the default guard.
+    final = play_endless(1_000_000)
+    assert final.actions == 100_000
+    assert not final.is_over
+    assert play_endless(None, max_actions=12).actions == 12
+
+
+def test_play_without_a_limit_plays_to_the_end() -> None:
+    final = play_endless(100_001, max_actions=None)
+    assert final.actions == 100_001
+    assert final.is_over
+
+
+def test_play_with_max_actions_zero_returns_the_state_itself() -> None:
+    state = new_game("rummy101", players=2, seed=1)
+    assert play(state, [GreedyBot()] * 2, max_actions=0) is state
+
+
+@pytest.mark.parametrize("bad", [-1, True, 2.5, "10"])
+def test_play_refuses_a_bad_max_actions(bad: object) -> None:
+    state = new_game("rummy101", players=2, seed=1)
+    with pytest.raises(ConfigurationError, match="max_actions must be None or a whole number"):
+        play(state, [GreedyBot()] * 2, max_actions=bad)  # type: ignore[arg-type]
+
+
 def test_play_refuses_a_missing_bot() -> None:
     with pytest.raises(ConfigurationError, match="no bot for p2"):
         play(new_game("rummy101", players=2, seed=1), [GreedyBot()])
@@ -97,11 +158,79 @@ def test_simulate_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_simulate_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--players", "9"]) == 2
-    assert "rummy101 is for 2 to 6 players, not 9" in capsys.readouterr().err
-    assert main(["simulate", "--bots", "clever"]) == 2
-    assert "unknown bot 'clever'" in capsys.readouterr().err
-    assert main(["simulate", "--variant", "gin"]) == 2
-    assert "unknown variant 'gin'" in capsys.readouterr().err
+    assert capsys.readouterr().err == "rummylib: rummy101 is for 2 to 6 players, not 9\n"
+    # Values argparse reads itself: a one-line message and exit 2, returned by main.
+    for argv, message in [
+        (["--bots", "clever"], "unknown bot 'clever'"),
+        (["--variant", "gin"], "unknown variant 'gin'"),
+        (["--max-actions", "0"], "--max-actions: must be a whole number of at least 1, not '0'"),
+    ]:
+        assert main(["simulate", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("rummylib: argument ")
+        assert err.count("\n") == 1
+        assert message in err
+
+
+def test_simulate_reports_matches_cut_short_by_max_actions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # No Rummy 71 match can end within 5 actions: it takes eliminations over several deals.
+    argv = ["simulate", "--variant", "rummy71", "--players", "3", "--matches", "2"]
+    code = main([*argv, "--bots", "random", "--max-actions", "5"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert re.search(r"matches played\W+2 of 2\b", out)
+    assert re.search(r"matches finished\W+0 of 2\b", out)
+    assert re.search(r"unfinished after 5 actions\W+2\b", out)
+    assert seat_wins(out) == [0, 0, 0]
+
+
+def seat_wins(out: str) -> list[float]:
+    """The wins column of the simulate table (rich or plain), seat by seat."""
+    return [float(wins) for wins in re.findall(r"\bp\d\b\W+([0-9.]+)", out)]
+
+
+def test_simulate_interrupted_prints_the_matches_played_so_far(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games: list[GameState] = []
+
+    def play_then_ctrl_c(state: GameState, bots: Sequence[Bot], **options: Any) -> GameState:
+        if len(games) == 2:
+            raise KeyboardInterrupt  # Ctrl-C during the third match
+        games.append(play(state, bots, **options))
+        return games[-1]
+
+    monkeypatch.setattr(simulation, "play", play_then_ctrl_c)  # serial: in this process
+    argv = ["--variant", "rummy71", "--players", "2", "--matches", "5", "--backend", "serial"]
+    code = main(["simulate", *argv])
+    captured = capsys.readouterr()
+    assert code == 130
+    assert captured.err == "rummylib: interrupted after 2 of 5 matches\n"
+    assert "Traceback" not in captured.out
+    assert re.search(r"matches played\W+2 of 5 \(interrupted\)", captured.out)
+    assert "2 of 5 matches" in captured.out  # the table title
+    # The summary counts exactly the two matches that were played.
+    assert all(game.is_over for game in games)
+    assert re.search(r"matches finished\W+2 of 2\b", captured.out)
+    assert sum(seat_wins(captured.out)) == 2
+    deals = sum(len(game.deal_results) for game in games)
+    assert re.search(rf"deals per match\W+{deals / 2:.2f}\b", captured.out)
+
+
+def test_simulate_interrupted_before_any_match_ends(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def ctrl_c(state: GameState, bots: Sequence[Bot], **options: Any) -> GameState:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulation, "play", ctrl_c)
+    assert main(["simulate", "--matches", "3", "--backend", "serial"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err == "rummylib: interrupted after 0 of 3 matches\n"
+    assert re.search(r"matches played\W+0 of 3 \(interrupted\)", captured.out)
+    assert re.search(r"deals per match\W+-", captured.out)
 
 
 def test_variants_command_lists_every_variant(capsys: pytest.CaptureFixture[str]) -> None:

@@ -368,3 +368,20 @@ def test_sorts_are_permutations_in_order(hand: tuple[Card, ...]) -> None:
     suit_keys = [(suit_number(card), int(card.rank or 0)) for card in naturals_by_suit]
     assert rank_keys == sorted(rank_keys)
     assert suit_keys == sorted(suit_keys)
+
+
+@pytest.mark.parametrize(
+    ("decks", "jokers", "message"),
+    [
+        (5, 0, "decks must be at most 4, not 5"),
+        (10**20, 0, "decks must be at most 4, not 100000000000000000000"),
+        (1, 33, "jokers must be at most 32, not 33"),
+        (1, 10**9, "jokers must be at most 32, not 1000000000"),
+    ],
+)
+def test_r9_make_deck_refuses_a_deck_too_large_to_hold(
+    decks: int, jokers: int, message: str
+) -> None:
+    with pytest.raises(ConfigurationError, match=f"^{message}$"):
+        make_deck(decks=decks, jokers=jokers)
+    assert len(make_deck(decks=4, jokers=32)) == 240

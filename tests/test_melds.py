@@ -39,6 +39,8 @@ from rummylib import (
     parse_cards,
     parse_meld,
 )
+from rummylib.melds import extensions
+from rummylib.strategies import cards as any_card
 from rummylib.strategies import hands, meld_rules, melds
 
 DEFAULT = MeldRules()
@@ -582,8 +584,10 @@ def test_parse_meld_declared_jokers() -> None:
     assert group.kind is MeldKind.GROUP
     assert group.rank is Rank.SEVEN
     assert group.suit is None
-    assert str(group) == "*=7c 7d 7h"
-    assert group.declared_tokens() == ("*=7c", "7d", "7h")
+    # R10: parse_meld keeps the order as written; canonical() gives the stored reading.
+    assert str(group) == "7h *=7c 7d"
+    assert group.declared_tokens() == ("7h", "*=7c", "7d")
+    assert group.canonical().declared_tokens() == ("*=7c", "7d", "7h")
 
 
 def test_parse_meld_undeclared_jokers_agree_with_declared_ones() -> None:
@@ -947,3 +951,56 @@ def test_find_melds_example() -> None:
 def test_find_melds_of_nothing() -> None:
     assert find_melds([], DEFAULT) == ()
     assert find_melds(parse_cards("* * * *"), DEFAULT) == ()
+
+
+def test_r10_parse_meld_keeps_the_order_as_written() -> None:
+    meld = parse_meld("7h 7d *=7c", DEFAULT)
+    assert format_cards(meld.cards) == "7h 7d *"
+    assert format_cards(meld.stands_for) == "7h 7d 7c"
+    run = parse_meld("9h * 7h", DEFAULT)
+    assert format_cards(run.cards) == "9h * 7h"
+    assert format_cards(run.stands_for) == "9h 8h 7h"
+
+
+def test_r10_canonical_orders_runs_from_the_low_end_and_groups_by_suit() -> None:
+    assert str(parse_meld("9h 7h 8h", DEFAULT).canonical()) == "7h 8h 9h"
+    assert str(parse_meld("Ah Qh Kh", DEFAULT).canonical()) == "Qh Kh Ah"
+    assert str(parse_meld("3h Ah 2h", DEFAULT).canonical()) == "Ah 2h 3h"
+    assert str(parse_meld("7s *=7c 7h 7d", DEFAULT).canonical()) == "*=7c 7d 7h 7s"
+    wrap = MeldRules(ace=AceRule.WRAP)
+    assert str(parse_meld("2h Kh Ah", wrap).canonical()) == "Kh Ah 2h"
+    full = parse_meld("Kh Qh Jh Th 9h 8h 7h 6h 5h 4h 3h 2h Ah", DEFAULT).canonical()
+    assert str(full) == "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"
+    same = parse_meld("7h 8h 9h", DEFAULT)
+    assert same.canonical() is same
+
+
+def _grows(meld: Meld, token: str, rules: MeldRules) -> bool:
+    """The oracle: the meld written out with one more token still reads as the same kind."""
+    try:
+        return parse_meld(f"{meld} {token}", rules).kind is meld.kind
+    except InvalidMeldError:
+        return False
+
+
+@given(data=st.data(), rules=meld_rules())
+def test_extensions_agree_with_reading_the_grown_meld(
+    data: st.DataObject, rules: MeldRules
+) -> None:
+    meld = data.draw(melds(rules))
+    card = data.draw(any_card())
+    found = extensions(meld, card, rules)
+    for extension in found:
+        assert extension.meld.is_valid(rules)
+        assert Counter(extension.meld.cards) == Counter((*meld.cards, card))
+        assert extension.meld.canonical() == extension.meld
+        assert (extension.end is None) == (meld.kind is MeldKind.GROUP)
+    readings = {extension.stands_for for extension in found}
+    if card.is_joker:
+        targets = [natural for natural in make_deck() if not _grows(meld, f"*={natural}", rules)]
+        assert readings.isdisjoint(targets)
+        for natural in make_deck():
+            if _grows(meld, f"*={natural}", rules):
+                assert natural in readings, natural
+    else:
+        assert readings == ({card} if _grows(meld, str(card), rules) else set())

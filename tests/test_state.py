@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 from collections import Counter
 
@@ -24,7 +26,7 @@ from rummylib import (
 )
 from rummylib.actions import Action, Discard, DrawStock, TakeDiscard, TakeOpenCard
 from rummylib.cards import CARDS
-from rummylib.state import Phase
+from rummylib.state import ActionLog, Phase
 from rummylib.strategies import games
 
 ISRAELI = ("rummy71", "rummy101")
@@ -66,8 +68,10 @@ def test_random_play_keeps_the_engine_invariants(
         assert len(set(listed)) == len(listed)
         for action in listed:
             before.verify(action)
-        # Whoever may act is a player still in the match.
+        # Whoever may act is a player still in the match, and has a legal move (R9).
         assert set(before.to_act) <= set(before.players_in)
+        if not before.is_over:
+            assert all(before.legal_actions(player) for player in before.to_act)
     # apply never changes the old state.
     snapshot = before.to_json()
     if not before.is_over:
@@ -326,3 +330,37 @@ def test_stack_deck_deals_the_given_hands_then_face_up_then_stock() -> None:
         stack_deck("rummy101", hands, stock="Ks Ks Ks")
     with pytest.raises(ConfigurationError, match="hand 2 holds 12 cards, not 13"):
         stack_deck("rummy101", [hands[0], hands[1][3:]])
+
+
+# -- hardening (issue: defects found on review) --------------------------------------------
+
+
+def test_defect_a_long_history_pickles_and_deep_copies() -> None:
+    state = new_game("rummy101", players=2, seed=5)
+    # 100,000 actions of history: the recursion of the default pickling stopped at ~400.
+    long = state.replace(log=ActionLog.of([DrawStock(player=0)] * 100_000))
+    assert len(long.history) == 100_000
+    loaded = pickle.loads(pickle.dumps(long))
+    assert loaded == long
+    assert loaded.history == long.history
+    assert copy.deepcopy(long) == long
+
+
+def test_defect_a_played_state_pickles_equal() -> None:
+    rng = random.Random(3)
+    state = random_play(new_game("carousel", players=3, seed=3), rng, 500)[-1]
+    assert len(state.history) > 400
+    assert pickle.loads(pickle.dumps(state)) == state
+
+
+@pytest.mark.parametrize("player", [0.0, [0], "0", True, None.__class__])
+def test_defect_legal_actions_of_a_bad_player_is_an_illegal_action_error(player: object) -> None:
+    state = new_game("rummy101", players=2, seed=5)
+    with pytest.raises(IllegalActionError, match="bad player"):
+        state.legal_actions(player)  # type: ignore[arg-type]
+
+
+def test_defect_is_legal_never_raises_for_an_action_object() -> None:
+    state = new_game("rummy101", players=2, seed=5)
+    assert state.is_legal("draw") is False  # type: ignore[arg-type]
+    assert state.is_legal(DrawStock(player=5)) is False

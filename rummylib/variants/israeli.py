@@ -25,12 +25,26 @@ import enum
 import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 import attrs
 
 from rummylib._complete import may_meld_all
-from rummylib._settings import flag, read_choice, whole
+from rummylib._settings import (
+    MAX_CARD_POINTS,
+    MAX_COUNT,
+    MAX_DECKS,
+    MAX_HAND_SIZE,
+    MAX_JOKERS,
+    MAX_JOKERS_PER_DECK,
+    MAX_MULTIPLE,
+    MAX_POINTS,
+    MAX_SECONDS,
+    check_range,
+    flag,
+    read_choice,
+    whole,
+)
 from rummylib.actions import (
     Action,
     AnswerFrish,
@@ -50,10 +64,7 @@ from rummylib.actions import (
 )
 from rummylib.arrangement import arrange
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, make_deck
-from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
-from rummylib.melds import Meld, MeldRules
-from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
-from rummylib.variants.base import (
+from rummylib.engine import (
     Phase,
     TurnClock,
     Variant,
@@ -62,10 +73,11 @@ from rummylib.variants.base import (
     remove_cards,
     shuffled,
 )
-
-if TYPE_CHECKING:
-    from rummylib.state import GameState
-    from rummylib.views import Observation
+from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError, shorten
+from rummylib.melds import Meld, MeldRules, canonical_melds
+from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.state import GameState, new_game
+from rummylib.views import Observation
 
 __all__ = [
     "FrishWindow",
@@ -166,24 +178,37 @@ def _to_rebuy_score(value: object) -> RebuyScore:
     return read_choice(RebuyScore, value)
 
 
+#: The most Frish proposals a player may make in one deal (``frish_per_player_per_deal``).
+MAX_FRISH_PROPOSALS = 10
+#: The most rebuys of a player in one match (``max_rebuys``), and the most entries of
+#: ``rebuy_stakes``.
+MAX_REBUYS = 100
+
+
 def _stakes(value: object) -> tuple[int, ...]:
-    if not isinstance(value, list | tuple) or not value:
-        msg = f"rebuy_stakes must be a non-empty sequence of whole numbers, not {value!r}"
+    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_REBUYS:
+        msg = (
+            f"rebuy_stakes must be a sequence of 1 to {MAX_REBUYS} whole numbers, "
+            f"not {shorten(value)}"
+        )
         raise ConfigurationError(msg)
     for stake in value:
-        if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-            msg = f"rebuy_stakes must hold whole numbers of at least 0, not {stake!r}"
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= MAX_MULTIPLE:
+            msg = (
+                f"rebuy_stakes must hold whole numbers from 0 to {MAX_MULTIPLE} "
+                f"(multiples of the stake), not {shorten(stake)}"
+            )
             raise ConfigurationError(msg)
     return tuple(value)
 
 
 def _seats(value: object) -> tuple[int, ...]:
-    if not isinstance(value, list | tuple | set | frozenset):
-        msg = f"sitting_out must be a sequence of seat numbers, not {value!r}"
+    if not isinstance(value, list | tuple | set | frozenset) or len(value) > MAX_COUNT:
+        msg = f"sitting_out must be a sequence of seat numbers, not {shorten(value)}"
         raise ConfigurationError(msg)
     for seat in value:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            msg = f"sitting_out must hold seat numbers (0, 1, …), not {seat!r}"
+            msg = f"sitting_out must hold seat numbers (0, 1, …), not {shorten(seat)}"
             raise ConfigurationError(msg)
     return tuple(sorted(set(value)))
 
@@ -296,39 +321,43 @@ class IsraeliRummy(Variant):
     #: hand in ten).
     greedy_frish_accept_deadwood: ClassVar[int] = 30
 
-    elimination_threshold: int = attrs.field(default=101, validator=whole(1))
-    decks: int = attrs.field(default=2, validator=whole(1))
-    jokers: int = attrs.field(default=4, validator=whole(0))
-    hand_size: int = attrs.field(default=13, validator=whole(1))
+    elimination_threshold: int = attrs.field(default=101, validator=whole(1, maximum=MAX_POINTS))
+    decks: int = attrs.field(default=2, validator=whole(1, maximum=MAX_DECKS))
+    jokers: int = attrs.field(default=4, validator=whole(0, maximum=MAX_JOKERS))
+    hand_size: int = attrs.field(default=13, validator=whole(4, maximum=MAX_HAND_SIZE))
     open_card_after_window: OpenCardAfterWindow = attrs.field(
         default=OpenCardAfterWindow.DEAD, converter=_to_open_card_after_window
     )
     joker_beside_ace: bool = attrs.field(default=False, validator=flag)
-    post_declare_seconds: int = attrs.field(default=30, validator=whole(0))
+    post_declare_seconds: int = attrs.field(default=30, validator=whole(0, maximum=MAX_SECONDS))
     loser_melds: LoserMelds = attrs.field(default=LoserMelds.BEST, converter=_to_loser_melds)
-    ace_points: int = attrs.field(default=1, validator=whole(0))
-    joker_points: int = attrs.field(default=0, validator=whole(0))
-    first_deal_multiplier: int = attrs.field(default=2, validator=whole(1))
+    ace_points: int = attrs.field(default=1, validator=whole(0, maximum=MAX_CARD_POINTS))
+    joker_points: int = attrs.field(default=0, validator=whole(0, maximum=MAX_CARD_POINTS))
+    first_deal_multiplier: int = attrs.field(default=2, validator=whole(1, maximum=MAX_MULTIPLE))
     frish_window: FrishWindow = attrs.field(
         default=FrishWindow.FIRST_GO_AROUND, converter=_to_frish_window
     )
-    frish_answer_seconds: int = attrs.field(default=15, validator=whole(0))
-    frish_per_player_per_deal: int = attrs.field(default=1, validator=whole(0))
-    max_multiplier: int | None = attrs.field(default=None, validator=whole(1, optional=True))
-    stake: int = attrs.field(default=1, validator=whole(0))
+    frish_answer_seconds: int = attrs.field(default=15, validator=whole(0, maximum=MAX_SECONDS))
+    frish_per_player_per_deal: int = attrs.field(
+        default=1, validator=whole(0, maximum=MAX_FRISH_PROPOSALS)
+    )
+    max_multiplier: int | None = attrs.field(
+        default=None, validator=whole(1, maximum=MAX_POINTS, optional=True)
+    )
+    stake: int = attrs.field(default=1, validator=whole(0, maximum=MAX_POINTS))
     rebuy_score: RebuyScore = attrs.field(
         default=RebuyScore.HIGHEST_REMAINING, converter=_to_rebuy_score
     )
     first_rebuy_mandatory: bool = attrs.field(default=True, validator=flag)
-    max_rebuys: int = attrs.field(default=2, validator=whole(0))
+    max_rebuys: int = attrs.field(default=2, validator=whole(0, maximum=MAX_REBUYS))
     rebuy_stakes: tuple[int, ...] = attrs.field(default=(1, 2), converter=_stakes)
     on_stock_exhausted: OnStockExhausted = attrs.field(
         default=OnStockExhausted.RESHUFFLE, converter=_to_on_stock_exhausted
     )
-    first_go_around_seconds: int = attrs.field(default=60, validator=whole(1))
-    turn_seconds: int = attrs.field(default=30, validator=whole(1))
-    grace_seconds: int = attrs.field(default=60, validator=whole(0))
-    autoplay_turns: int = attrs.field(default=4, validator=whole(1))
+    first_go_around_seconds: int = attrs.field(default=60, validator=whole(1, maximum=MAX_SECONDS))
+    turn_seconds: int = attrs.field(default=30, validator=whole(1, maximum=MAX_SECONDS))
+    grace_seconds: int = attrs.field(default=60, validator=whole(0, maximum=MAX_SECONDS))
+    autoplay_turns: int = attrs.field(default=4, validator=whole(1, maximum=MAX_COUNT))
     first_player: int | None = attrs.field(default=None, validator=whole(0, optional=True))
     sitting_out: tuple[int, ...] = attrs.field(default=(), converter=_seats)
 
@@ -336,16 +365,60 @@ class IsraeliRummy(Variant):
     _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        if self.hand_size * self.max_players + 1 > self.decks * 52 + self.jokers:
-            msg = (
-                f"{self.decks} packs and {self.jokers} jokers cannot deal {self.hand_size} "
-                f"cards to {self.max_players} players plus an open card"
-            )
-            raise ConfigurationError(msg)
+        self._check_settings()
         object.__setattr__(self, "_rules", MeldRules(joker_beside_ace=self.joker_beside_ace))
         object.__setattr__(
             self, "_points", CardPoints(ace=self.ace_points, face=10, joker=self.joker_points)
         )
+
+    def _check_settings(self) -> None:
+        """The bounds between settings (R9): the deck, the hand size, the seats.
+
+        ``jokers`` is at most 8 per pack. ``hand_size`` (at least 4 by its validator) must let
+        the deck deal every seat and the open card, and must be at least ``jokers``: otherwise
+        a player could hold ``hand_size + 1`` jokers after drawing, and a joker may be neither
+        discarded nor put aside for a declaration (rule 1.9: a dead end). A face-up card that
+        would leave nothing to discard cannot be taken (R9), so jokers and copies of the card
+        taken face up need no bound of their own.
+
+        >>> get_variant("rummy101", hand_size=5, jokers=6)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.ConfigurationError: jokers must be at most hand_size (5), not 6: ...
+        """
+        packs = f"{self.decks} pack{'s' if self.decks > 1 else ''}"
+        most_jokers = MAX_JOKERS_PER_DECK * self.decks
+        if self.jokers > most_jokers:
+            msg = (
+                f"jokers must be a whole number from 0 to {most_jokers} with {packs} "
+                f"({MAX_JOKERS_PER_DECK} per pack), not {self.jokers}"
+            )
+            raise ConfigurationError(msg)
+        cards = 52 * self.decks + self.jokers
+        most = (cards - 1) // self.max_players
+        if self.hand_size > most:
+            msg = (
+                f"hand_size must be at most {most} with {packs} and {self.jokers} jokers "
+                f"({cards} cards deal {self.max_players} hands and an open card), "
+                f"not {self.hand_size}"
+            )
+            raise ConfigurationError(msg)
+        if self.jokers > self.hand_size:
+            msg = (
+                f"jokers must be at most hand_size ({self.hand_size}), not {self.jokers}: "
+                f"a hand of {self.hand_size + 1} cards could be all jokers, and a joker may "
+                "not be discarded (R9)"
+            )
+            raise ConfigurationError(msg)
+        last_seat = self.max_players - 1
+        if self.first_player is not None:
+            check_range("first_player", self.first_player, 0, last_seat, optional=True)
+        for seat in self.sitting_out:
+            if seat > last_seat:
+                msg = (
+                    f"sitting_out must hold seat numbers from 0 to {last_seat}, not {shorten(seat)}"
+                )
+                raise ConfigurationError(msg)
 
     # -- what the game is ---------------------------------------------------------------------
 
@@ -492,6 +565,16 @@ class IsraeliRummy(Variant):
             return f"{card} was taken face up this turn and may not be discarded"
         return None
 
+    def _take_refusal(self, state: GameState, player: int, card: Card) -> str | None:
+        """R9: a face-up card may not be taken when nothing could be discarded after it.
+
+        The card taken may not be discarded that turn (rule 8), nor a joker (rule 9): a hand
+        of jokers and copies of that card would leave no legal move at all.
+        """
+        if any(not held.is_joker and held != card for held in state.hands[player]):
+            return None
+        return f"cannot take {card}: {_name(player)} could discard nothing after it"
+
     def _frish_refusal(self, state: GameState, player: int) -> str | None:  # noqa: PLR0911
         """Why ``player`` (who may act) may not propose Frish now, or ``None``."""
         detail: IsraeliDetail = state.detail
@@ -576,6 +659,9 @@ class IsraeliRummy(Variant):
                 if not state.discard_pile:
                     msg = "the discard pile is empty"
                     raise _illegal(msg)
+                refusal = self._take_refusal(state, player, state.discard_pile[-1])
+                if refusal:
+                    raise _illegal(refusal)
                 return
             if isinstance(action, TakeOpenCard):
                 if state.open_card is None:
@@ -584,6 +670,9 @@ class IsraeliRummy(Variant):
                 if not self._in_first_go_around(state):
                     msg = "the open card can only be taken in the first go-around"
                     raise _illegal(msg)
+                refusal = self._take_refusal(state, player, state.open_card)
+                if refusal:
+                    raise _illegal(refusal)
                 return
             if isinstance(action, Discard | DeclareRummy):
                 msg = f"{_name(player)} must take a card first"
@@ -685,9 +774,14 @@ class IsraeliRummy(Variant):
         phase = state.phase
         if phase is Phase.DRAW:
             actions: list[Action] = [_DRAW_STOCK[player]]
-            if state.discard_pile:
+            pile, open_card = state.discard_pile, state.open_card
+            if pile and self._take_refusal(state, player, pile[-1]) is None:
                 actions.append(_TAKE_DISCARD[player])
-            if state.open_card is not None and self._in_first_go_around(state):
+            if (
+                open_card is not None
+                and self._in_first_go_around(state)
+                and self._take_refusal(state, player, open_card) is None
+            ):
                 actions.append(_TAKE_OPEN[player])
             if self._frish_refusal(state, player) is None:
                 actions.append(_PROPOSE_FRISH[player])
@@ -804,7 +898,7 @@ class IsraeliRummy(Variant):
             state = state.replace(
                 hands=tuple(hands),
                 discard_pile=(*state.discard_pile, action.discard),
-                table=self._read_melds(action.melds),
+                table=canonical_melds(self._read_melds(action.melds)),
                 phase=Phase.SHOW_MELDS,
                 current_player=None,
                 to_act=pending,
@@ -817,7 +911,8 @@ class IsraeliRummy(Variant):
             )
             return self._score_if_done(state) if not pending else state
         if isinstance(action, ShowMelds):
-            return self._close_window(state, player, self._read_melds(action.melds))
+            melds = canonical_melds(self._read_melds(action.melds))
+            return self._close_window(state, player, melds)
         if isinstance(action, GiveUp):
             return self._close_window(state, player, None)
         if isinstance(action, Rebuy | DeclineRebuy):
@@ -1031,6 +1126,7 @@ class IsraeliRummy(Variant):
         level = max(state.scores[p] for p in survivors)
         if self.rebuy_score is RebuyScore.HIGHEST_REMAINING_PLUS_ONE:
             level += 1
+        level = min(level, threshold - 1)  # R5: a rebuy never puts a player at the threshold
         scores = list(state.scores)
         rebuys = list(detail.rebuys)
         events = list(detail.events)
@@ -1190,7 +1286,7 @@ class IsraeliRummy(Variant):
         in the first go-around and ``turn_seconds`` after, then ``grace_seconds``; a
         grouping window has ``post_declare_seconds`` and a Frish vote
         ``frish_answer_seconds``, without grace. No clock runs in the rebuy phase. A new
-        :attr:`~rummylib.variants.base.TurnClock.number` means a new clock: each turn, each
+        :attr:`~rummylib.engine.TurnClock.number` means a new clock: each turn, each
         window, each vote (and the proposer's turn after a refused Frish) starts one.
 
         >>> state = new_game("rummy101", players=2, seed=5)
@@ -1265,6 +1361,42 @@ class IsraeliRummy(Variant):
     def _deadwood(self, hand: Sequence[Card]) -> int:
         return arrange(hand, self.meld_rules, self.card_points).deadwood_points
 
+    def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        """Rebuys (mandatory and chosen) and Frish votes in the match so far.
+
+        A Frish counts as accepted when every other player in the vote accepted it; a player
+        whose clock ran out during the vote refused it (rule 1.18).
+
+        >>> from rummylib.actions import AnswerFrish, ProposeFrish
+        >>> state = new_game("rummy101", players=2, seed=1)
+        >>> state.variant.match_statistics(state)
+        (('rebuys', 0), ('frish proposed', 0), ('frish accepted', 0))
+        >>> state = state.apply(ProposeFrish(player=0)).apply(AnswerFrish(player=1, accept=True))
+        >>> state.variant.match_statistics(state)
+        (('rebuys', 0), ('frish proposed', 1), ('frish accepted', 1))
+        """
+        detail: IsraeliDetail = state.detail
+        proposed = accepted = 0
+        answers: list[bool] | None = None
+        for action in (*state.history, None):
+            if isinstance(action, AnswerFrish) and answers is not None:
+                answers.append(action.accept)
+                continue
+            if isinstance(action, TimeExpired) and answers is not None:
+                answers.append(False)  # no answer in time counts as a refusal (rule 1.18)
+                continue
+            if answers:
+                accepted += all(answers)
+            answers = None
+            if isinstance(action, ProposeFrish):
+                proposed += 1
+                answers = []
+        return (
+            ("rebuys", sum(detail.rebuys)),
+            ("frish proposed", proposed),
+            ("frish accepted", accepted),
+        )
+
 
 @attrs.frozen(kw_only=True)
 class Rummy71(IsraeliRummy):
@@ -1277,7 +1409,7 @@ class Rummy71(IsraeliRummy):
     name: ClassVar[str] = "rummy71"
     title: ClassVar[str] = "Rummy 71"
     aliases: ClassVar[tuple[str, ...]] = ("rami71", "israeli71")
-    elimination_threshold: int = attrs.field(default=71, validator=whole(1))
+    elimination_threshold: int = attrs.field(default=71, validator=whole(1, maximum=MAX_POINTS))
 
 
 @attrs.frozen(kw_only=True)
@@ -1291,7 +1423,7 @@ class Rummy101(IsraeliRummy):
     name: ClassVar[str] = "rummy101"
     title: ClassVar[str] = "Rummy 101"
     aliases: ClassVar[tuple[str, ...]] = ("rami101", "israeli101", "israeli")
-    elimination_threshold: int = attrs.field(default=101, validator=whole(1))
+    elimination_threshold: int = attrs.field(default=101, validator=whole(1, maximum=MAX_POINTS))
 
 
 def next_match(
@@ -1331,8 +1463,6 @@ def next_match(
     ...
     rummylib.errors.ConfigurationError: the match is not over yet
     """
-    from rummylib.state import new_game  # noqa: PLC0415  (the engine imports this module)
-
     result = final.result
     if result is None:
         msg = "the match is not over yet"

@@ -34,18 +34,26 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar, TypeAlias
+from typing import ClassVar, TypeAlias
 
 import attrs
 
-from rummylib._settings import flag, read_choice, whole
+from rummylib._settings import (
+    MAX_CARD_POINTS,
+    MAX_COUNT,
+    MAX_DECKS,
+    MAX_HAND_SIZE,
+    MAX_JOKERS,
+    MAX_JOKERS_PER_DECK,
+    MAX_POINTS,
+    flag,
+    read_choice,
+    whole,
+)
 from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.arrangement import arrange
 from rummylib.cards import JOKER, Card, Rank, Suit, format_cards, make_deck
-from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
-from rummylib.melds import Meld, MeldKind, MeldRules, find_melds, is_meld, parse_meld, rank_at
-from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
-from rummylib.variants.base import (
+from rummylib.engine import (
     Phase,
     Variant,
     deal_cards,
@@ -53,10 +61,21 @@ from rummylib.variants.base import (
     remove_cards,
     shuffled,
 )
-
-if TYPE_CHECKING:
-    from rummylib.state import GameState
-    from rummylib.views import Observation
+from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
+from rummylib.melds import (
+    Extension,
+    Meld,
+    MeldRules,
+    RunEnd,
+    canonical_melds,
+    extensions,
+    find_melds,
+    is_meld,
+    rank_at,
+)
+from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.state import GameState
+from rummylib.views import Observation
 
 __all__ = [
     "FirstGoAroundGoOut",
@@ -73,6 +92,9 @@ _SUITS = tuple(Suit)
 
 #: A dealt hand that can go out (3.12): player, leftover value, melds, leftover card.
 _Shown: TypeAlias = tuple[int, int, tuple[Meld, ...], Card | None]
+
+#: The hand sizes a table with ``dealt_rummy_check=True`` may deal (R9, 3.12).
+DEALT_CHECK_HAND_SIZES = (2, 26)
 
 
 class FirstGoAroundGoOut(enum.Enum):
@@ -160,11 +182,6 @@ def _meld_reason(error: InvalidMeldError) -> str:
     return text.split(marker, 1)[1] if marker in text else text
 
 
-def _canonical(meld: Meld, rules: MeldRules) -> Meld:
-    """The same meld (same cards, same joker readings) in reading order, low to high."""
-    return parse_meld(str(meld), rules)
-
-
 def _added(counts: Sequence[int], player: int, amount: int) -> tuple[int, ...]:
     values = list(counts)
     values[player] += amount
@@ -215,25 +232,33 @@ class Turkish500(Variant):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
 
-    decks: int | None = attrs.field(default=2, validator=whole(1, optional=True))
-    jokers: int | None = attrs.field(default=2, validator=whole(0, optional=True))
-    hand_size: int | None = attrs.field(default=13, validator=whole(1, optional=True))
+    decks: int | None = attrs.field(default=2, validator=whole(1, maximum=MAX_DECKS, optional=True))
+    jokers: int | None = attrs.field(
+        default=2, validator=whole(0, maximum=MAX_JOKERS, optional=True)
+    )
+    hand_size: int | None = attrs.field(
+        default=13, validator=whole(1, maximum=MAX_HAND_SIZE, optional=True)
+    )
     draw_from_discard: bool = attrs.field(default=False, validator=flag)
     start_discard_pile: bool = attrs.field(default=False, validator=flag)
     go_out_requires_discard: bool = attrs.field(default=False, validator=flag)
     first_go_around_go_out: FirstGoAroundGoOut = attrs.field(
         default=FirstGoAroundGoOut.FIRST_PLAYER_ONLY, converter=_to_first_go_around_go_out
     )
-    deal_pool: int = attrs.field(default=30, validator=whole(0))
+    deal_pool: int = attrs.field(default=30, validator=whole(0, maximum=MAX_POINTS))
     pool_tie: PoolTie = attrs.field(default=PoolTie.CARRY_OVER, converter=_to_pool_tie)
     dealt_rummy_check: bool = attrs.field(default=False, validator=flag)
-    max_deals: int | None = attrs.field(default=10, validator=whole(1, optional=True))
-    target_score: int = attrs.field(default=500, validator=whole(1))
+    max_deals: int | None = attrs.field(
+        default=10, validator=whole(1, maximum=MAX_COUNT, optional=True)
+    )
+    target_score: int = attrs.field(default=500, validator=whole(1, maximum=MAX_POINTS))
     scoring: Scoring = attrs.field(default=Scoring.ALL_PLAYERS, converter=_to_scoring)
-    max_go_arounds: int | None = attrs.field(default=None, validator=whole(1, optional=True))
-    ace_points: int = attrs.field(default=15, validator=whole(0))
-    ace_low_run_points: int = attrs.field(default=1, validator=whole(0))
-    joker_points: int = attrs.field(default=15, validator=whole(0))
+    max_go_arounds: int | None = attrs.field(
+        default=None, validator=whole(1, maximum=MAX_COUNT, optional=True)
+    )
+    ace_points: int = attrs.field(default=15, validator=whole(0, maximum=MAX_CARD_POINTS))
+    ace_low_run_points: int = attrs.field(default=1, validator=whole(0, maximum=MAX_CARD_POINTS))
+    joker_points: int = attrs.field(default=15, validator=whole(0, maximum=MAX_CARD_POINTS))
 
     _rules: MeldRules = attrs.field(init=False, eq=False, repr=False)
     _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
@@ -250,7 +275,54 @@ class Turkish500(Variant):
                 ace_low_run=self.ace_low_run_points,
             ),
         )
+        self._check_settings()
         self._check_deal_fits(self.min_players)
+
+    def _check_settings(self) -> None:
+        """The bounds between settings (R9).
+
+        ``jokers`` is at most 8 per pack (with ``decks=None``, per the single pack of 2–4
+        players). With ``dealt_rummy_check=True`` every hand dealt must hold 2 to 26 cards:
+        a one-card hand is always "all melded except one card" (3.12), so every deal would
+        end before its first turn, and with no pool a match would never end (a deal of 2
+        cards never qualifies, as no meld has fewer than 3). Above 26 cards, twice the rule's
+        13, the check that runs before every first turn costs seconds a deal.
+
+        >>> get_variant("turkish500", hand_size=1, dealt_rummy_check=True)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.ConfigurationError: hand_size must be from 2 to 26 with dealt_rummy_check...
+        """
+        packs = 1 if self.decks is None else self.decks
+        most_jokers = MAX_JOKERS_PER_DECK * packs
+        if self.jokers is not None and self.jokers > most_jokers:
+            deck = f"{packs} pack{'s' if packs > 1 else ''}"
+            if self.decks is None:
+                deck = "decks=None, one pack for 2–4 players"
+            msg = (
+                f"jokers must be None or a whole number from 0 to {most_jokers} "
+                f"({MAX_JOKERS_PER_DECK} per pack; {deck}), not {self.jokers}"
+            )
+            raise ConfigurationError(msg)
+        if self.dealt_rummy_check:
+            sizes = {
+                self.hand_size_for(players)
+                for players in range(self.min_players, self.max_players + 1)
+            }
+            low, high = DEALT_CHECK_HAND_SIZES
+            bad = sorted(size for size in sizes if not low <= size <= high)
+            if bad:
+                msg = (
+                    f"hand_size must be from {low} to {high} with dealt_rummy_check=True, "
+                    f"not {bad[0]}: "
+                    + (
+                        "a 1-card hand always goes out at once (3.12), so no deal would "
+                        "reach its first turn (R9)"
+                        if bad[0] < low
+                        else "the check of such large dealt hands costs seconds a deal"
+                    )
+                )
+                raise ConfigurationError(msg)
 
     # -- what the game is ---------------------------------------------------------------------
 
@@ -316,7 +388,11 @@ class Turkish500(Variant):
         size = len(self.deck_for(players))
         hand = self.hand_size_for(players)
         if hand * players + int(self.start_discard_pile) + 1 > size:
-            msg = f"{size} cards cannot deal {hand} cards to {players} players and leave a stock"
+            most = (size - int(self.start_discard_pile) - 1) // players
+            msg = (
+                f"{size} cards cannot deal {hand} cards to {players} players and leave a stock "
+                f"(hand_size must be at most {most} for {players} players)"
+            )
             raise ConfigurationError(msg)
 
     # -- the match ----------------------------------------------------------------------------
@@ -349,7 +425,14 @@ class Turkish500(Variant):
             lowest = [entry for entry in shown if entry[1] == best]
             if len(lowest) == 1:
                 player, _, melds, leftover_card = lowest[0]
-                return self._go_out_with_dealt_hand(state, player, melds, leftover_card)
+                state = self._go_out_with_dealt_hand(state, player, melds, leftover_card)
+                if state.is_over:
+                    return state
+                # The next deal follows in this loop, never by recursion: with the check on,
+                # any number of deals in a row may end before their first turn.
+                dealer, deal_number = self._next_dealer(state), state.deal_number + 1
+                state = state.replace(pot=state.pot + self.deal_pool)
+                continue
             names = ", ".join(_name(entry[0]) for entry in lowest)
             record = DealResult(
                 deal_number=deal_number,
@@ -437,7 +520,7 @@ class Turkish500(Variant):
                 melded_cards=_added(detail.melded_cards, player, laid),
             ),
         )
-        return self._end_deal(
+        return self._score_deal(
             state, went_out=player, ended_by=f"{_name(player)} went out with the dealt hand"
         )
 
@@ -467,49 +550,58 @@ class Turkish500(Variant):
             return f"{_name(player)} must keep at least 2 cards in hand: {why}"
         return f"{_name(player)} must keep a card to discard: going out requires a discard"
 
-    def _lay_off_targets(self, meld: Meld) -> list[Card]:
-        """The natural cards that could extend ``meld`` (what a joker laid off could stand for).
-
-        A superset: each is confirmed by building the extended meld.
-        """
-        stands = meld.stands_for
-        if meld.kind is MeldKind.GROUP:
-            if len(stands) >= self.meld_rules.max_group_size:
-                return []
-            rank = stands[0].rank
-            used = {card.suit for card in stands}
-            return [Card(rank, suit) for suit in _SUITS if suit not in used]
-        suit = stands[0].suit
-        low = int(stands[0].rank or 0)
-        high = 14 if stands[-1].rank == Rank.ACE else int(stands[-1].rank or 0)
-        targets = []
-        if low > 1:
-            targets.append(Card(Rank(low - 1), suit))
-        if high < 14:
-            targets.append(Card(Rank(high % 13 + 1), suit))
-        return targets
-
-    def _extended(self, meld: Meld, card: Card, stands_for: Card) -> Meld:
-        """``meld`` with ``card`` added as ``stands_for``; raises InvalidMeldError."""
-        token = f"*={stands_for}" if card.is_joker else str(card)
-        extended = parse_meld(f"{meld} {token}", self.meld_rules)
-        if extended.kind is not meld.kind:  # pragma: no cover  (suits or ranks decide the kind)
-            msg = f"{extended} is not a meld: a {meld.kind.value} must stay a {meld.kind.value}"
-            raise InvalidMeldError(msg)
-        return extended
-
-    def _lay_off_readings(self, meld: Meld, card: Card) -> list[Card]:
-        """What ``card`` can stand for when laid off on ``meld`` (itself, for a natural card)."""
-        readings = []
-        for target in self._lay_off_targets(meld):
-            if not card.is_joker and target != card:
-                continue
+    def _lay_off_way(self, meld: Meld, action: LayOff) -> Extension | str:
+        """Where and as what the card of ``action`` goes onto ``meld``, or why it cannot."""
+        card = action.card
+        stands = action.stands_for if action.stands_for is not None else card
+        shown = f"{card}={stands}" if card.is_joker else str(card)
+        if stands.is_joker:
+            return f"cannot lay off {shown}: a joker must stand for a natural card"
+        ways = [way for way in extensions(meld, card, self.meld_rules) if way.stands_for == stands]
+        if not ways:
+            grown = Meld(meld.kind, (*meld.cards, card), (*meld.stands_for, stands))
             try:
-                self._extended(meld, card, target)
-            except InvalidMeldError:
-                continue
-            readings.append(target)
-        return readings
+                grown.check(self.meld_rules)
+            except InvalidMeldError as error:
+                reason = _meld_reason(error)
+            else:  # pragma: no cover  (a legal extension is always found above)
+                reason = "it does not extend the meld"
+            return f"cannot lay off {shown} on meld {action.meld_index} ({meld}): {reason}"
+        if len(ways) == 1:
+            if action.end is not None:
+                return (
+                    f"{shown} fits only one end of meld {action.meld_index} ({meld}): leave end out"
+                )
+            return ways[0]
+        for way in ways:
+            if way.end is action.end:
+                return way
+        return (
+            f"{shown} fits both ends of meld {action.meld_index} ({meld}): "
+            "say which with end='low' or end='high'"
+        )
+
+    def _lay_off_actions(self, player: int, index: int, meld: Meld, card: Card) -> list[LayOff]:
+        """The lay-offs of ``card`` on table meld ``index``: one per place and reading."""
+        ways = extensions(meld, card, self.meld_rules)
+        readings = Counter(way.stands_for for way in ways)
+        return [
+            LayOff(
+                player=player,
+                card=card,
+                meld_index=index,
+                stands_for=way.stands_for if card.is_joker else None,
+                end=way.end if readings[way.stands_for] > 1 else None,
+            )
+            for way in ways
+        ]
+
+    def _lay_off_credit(self, card: Card, way: Extension) -> int:
+        """R1: the laid-off card's own value at its place (an ace below a two counts low)."""
+        points = self.card_points
+        if not card.is_joker and card.rank == Rank.ACE and way.end is RunEnd.LOW:
+            return points.ace_in_low_run
+        return points.of(card)
 
     def _can_still_meld(
         self, hand: Sequence[Card], table: Sequence[Meld], card: Card, keep: int
@@ -517,7 +609,7 @@ class Turkish500(Variant):
         """Whether ``card`` (in ``hand``) can still be laid down or off this turn."""
         if card not in hand:
             return False
-        if len(hand) - 1 >= keep and any(self._lay_off_readings(meld, card) for meld in table):
+        if len(hand) - 1 >= keep and any(extensions(meld, card, self.meld_rules) for meld in table):
             return True
         if len(hand) - self.meld_rules.min_size < keep:
             return False
@@ -613,13 +705,9 @@ class Turkish500(Variant):
         index = action.meld_index
         if not 0 <= index < len(state.table):
             return f"there is no meld {index} on the table (it holds {len(state.table)})"
-        meld = state.table[index]
-        stands = action.stands_for if action.stands_for is not None else card
-        try:
-            self._extended(meld, card, stands)
-        except InvalidMeldError as error:
-            shown = f"{card}={stands}" if card.is_joker else str(card)
-            return f"cannot lay off {shown} on meld {index} ({meld}): {_meld_reason(error)}"
+        way = self._lay_off_way(state.table[index], action)
+        if isinstance(way, str):
+            return way
         keep = self._cards_to_keep(state)
         if len(hand) - 1 < keep:
             return self._keep_reason(state, player, keep)
@@ -627,7 +715,7 @@ class Turkish500(Variant):
         owed = detail.must_meld
         if owed is not None and card != owed:
             table = list(state.table)
-            table[index] = self._extended(meld, card, stands)
+            table[index] = way.meld
             rest = remove_cards(hand, (card,))
             if not self._can_still_meld(rest, table, owed, keep):
                 return f"that would leave no way to meld {owed}, taken from the discard pile"
@@ -678,15 +766,7 @@ class Turkish500(Variant):
             distinct = _by_index(set(hand))
             for index, meld in enumerate(state.table):
                 for card in distinct:
-                    for stands in self._lay_off_readings(meld, card):
-                        candidates.append(
-                            LayOff(
-                                player=player,
-                                card=card,
-                                meld_index=index,
-                                stands_for=stands if card.is_joker else None,
-                            )
-                        )
+                    candidates.extend(self._lay_off_actions(player, index, meld, card))
             candidates.extend(Discard(player=player, card=card) for card in distinct)
         return tuple(action for action in candidates if self._refusal(state, action) is None)
 
@@ -710,7 +790,7 @@ class Turkish500(Variant):
                 detail=attrs.evolve(detail, must_meld=taken[0]),
             )
         if isinstance(action, LayDown):
-            melds = tuple(_canonical(meld, self.meld_rules) for meld in action.melds)
+            melds = canonical_melds(action.melds)
             laid = [card for meld in melds for card in meld.cards]
             hands[player] = remove_cards(hands[player], laid)
             owed = detail.must_meld
@@ -730,12 +810,11 @@ class Turkish500(Variant):
             )
             return self._after_meld(state, player)
         if isinstance(action, LayOff):
-            meld = state.table[action.meld_index]
-            stands = action.stands_for if action.stands_for is not None else action.card
-            extended = self._extended(meld, action.card, stands)
-            credit = extended.points(self.card_points) - meld.points(self.card_points)
+            way = self._lay_off_way(state.table[action.meld_index], action)
+            assert not isinstance(way, str)  # verified
+            credit = self._lay_off_credit(action.card, way)
             table = list(state.table)
-            table[action.meld_index] = extended
+            table[action.meld_index] = way.meld
             hands[player] = remove_cards(hands[player], (action.card,))
             owed = detail.must_meld
             state = state.replace(
@@ -793,7 +872,20 @@ class Turkish500(Variant):
     # -- scoring ------------------------------------------------------------------------------
 
     def _end_deal(self, state: GameState, *, went_out: int | None, ended_by: str) -> GameState:
-        """Rules 3.10–3.11 (and 3.14 for cutthroat): score the deal, then go on or end."""
+        """Score the deal, then deal the next one unless the match is over."""
+        state = self._score_deal(state, went_out=went_out, ended_by=ended_by)
+        if state.is_over:
+            return state
+        dealer = self._next_dealer(state)
+        state = state.replace(pot=state.pot + self.deal_pool)
+        return self._deal(state, dealer=dealer, deal_number=state.deal_number + 1)
+
+    def _next_dealer(self, state: GameState) -> int:
+        """R6: the deal passes to the left after every deal."""
+        return next_player(state.players_in, state.dealer)
+
+    def _score_deal(self, state: GameState, *, went_out: int | None, ended_by: str) -> GameState:
+        """Rules 3.10–3.11 (and 3.14 for cutthroat): score the deal; end the match if due."""
         players_in = state.players_in
         own = {player: self._player_lines(state, player) for player in players_in}
         raw = {player: sum(line.points for line in own[player]) for player in players_in}
@@ -850,9 +942,7 @@ class Turkish500(Variant):
             self.max_deals is not None and state.deal_number >= self.max_deals
         ):
             return self._end_match(state)
-        dealer = next_player(players_in, state.dealer)
-        state = state.replace(pot=state.pot + self.deal_pool)
-        return self._deal(state, dealer=dealer, deal_number=state.deal_number + 1)
+        return state
 
     def _player_lines(self, state: GameState, player: int) -> list[ScoreLine]:
         """Rule 3.10 for one player: melded, laid off, left in hand."""
@@ -1006,6 +1096,24 @@ class Turkish500(Variant):
         melded = sum(meld.points(self.card_points) for meld in best.melds)
         return melded - best.deadwood_points
 
+    def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        """Deals ended by a player going out, and those gone out with the dealt hand (3.12).
+
+        The other deals ended with the stock or the go-around limit.
+
+        >>> state = new_game("turkish500", players=2, seed=1)
+        >>> state.variant.match_statistics(state)
+        (('went out', 0), ('went out with the dealt hand', 0))
+        """
+        went_out = dealt_hand = 0
+        for record in state.deal_results:
+            if record.ended_by.endswith(" went out with the dealt hand"):
+                dealt_hand += 1
+                went_out += 1
+            elif record.ended_by.endswith(" went out"):
+                went_out += 1
+        return (("went out", went_out), ("went out with the dealt hand", dealt_hand))
+
 
 def _positions(card: Card) -> tuple[int, ...]:
     """Where a natural card can stand in a run: 1 (low ace) … 13 (king), 14 (high ace)."""
@@ -1076,7 +1184,7 @@ class Turkish300(Turkish500):
     name: ClassVar[str] = "turkish300"
     title: ClassVar[str] = "Turkish 300 rummy"
     aliases: ClassVar[tuple[str, ...]] = ("300_remi",)
-    target_score: int = attrs.field(default=300, validator=whole(1))
+    target_score: int = attrs.field(default=300, validator=whole(1, maximum=MAX_POINTS))
 
 
 @attrs.frozen(kw_only=True)
@@ -1091,7 +1199,7 @@ class Turkish500Cutthroat(Turkish500):
     name: ClassVar[str] = "turkish500_cutthroat"
     title: ClassVar[str] = "Turkish 500 rummy, cutthroat"
     aliases: ClassVar[tuple[str, ...]] = ("500_acimasiz", "turkish_cutthroat")
-    deal_pool: int = attrs.field(default=0, validator=whole(0))
+    deal_pool: int = attrs.field(default=0, validator=whole(0, maximum=MAX_POINTS))
     scoring: Scoring = attrs.field(default=Scoring.WINNER_ONLY, converter=_to_scoring)
 
 
@@ -1115,13 +1223,21 @@ class Rummy500(Turkish500):
     aliases: ClassVar[tuple[str, ...]] = ("500_rum", "rum500", "500rummy")
     max_players: ClassVar[int] = 8
 
-    decks: int | None = attrs.field(default=None, validator=whole(1, optional=True))
-    jokers: int | None = attrs.field(default=None, validator=whole(0, optional=True))
-    hand_size: int | None = attrs.field(default=None, validator=whole(1, optional=True))
+    decks: int | None = attrs.field(
+        default=None, validator=whole(1, maximum=MAX_DECKS, optional=True)
+    )
+    jokers: int | None = attrs.field(
+        default=None, validator=whole(0, maximum=MAX_JOKERS, optional=True)
+    )
+    hand_size: int | None = attrs.field(
+        default=None, validator=whole(1, maximum=MAX_HAND_SIZE, optional=True)
+    )
     draw_from_discard: bool = attrs.field(default=True, validator=flag)
     start_discard_pile: bool = attrs.field(default=True, validator=flag)
     first_go_around_go_out: FirstGoAroundGoOut = attrs.field(
         default=FirstGoAroundGoOut.ANYONE, converter=_to_first_go_around_go_out
     )
-    deal_pool: int = attrs.field(default=0, validator=whole(0))
-    max_deals: int | None = attrs.field(default=None, validator=whole(1, optional=True))
+    deal_pool: int = attrs.field(default=0, validator=whole(0, maximum=MAX_POINTS))
+    max_deals: int | None = attrs.field(
+        default=None, validator=whole(1, maximum=MAX_COUNT, optional=True)
+    )

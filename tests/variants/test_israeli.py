@@ -8,6 +8,7 @@ clocks, disconnections, removals) are in ``test_israeli_table.py``.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -334,7 +335,21 @@ def test_rule_1_11_declaration_valid() -> None:
     assert (after.current_player, after.to_act) == (None, (1,))
     assert after.hands[0] == ()
     assert after.discard_pile == (parse_card("Ac"),)
-    assert after.table == melds(*P0_MELDS)
+    # R10: the melds are stored in their canonical readings (groups by suit: c d h s).
+    assert after.table == melds("2c 3c 4c", "5d 6d 7d 8d", "9c 9h 9s", "Kd Kh Ks")
+
+
+def test_r10_the_same_declaration_written_in_other_orders_gives_equal_states() -> None:
+    state = game([P0_RUMMY, P1_HAND]).apply(DrawStock(player=0))
+    one = state.apply(declare(0, "Ac", *P0_MELDS))
+    two = state.apply(declare(0, "Ac", "4c 2c 3c", "8d 7d 6d 5d", "9s 9c 9h", "Ks Kh Kd"))
+    assert one == two
+    assert [str(meld) for meld in two.table] == [
+        "2c 3c 4c",
+        "5d 6d 7d 8d",
+        "9c 9h 9s",
+        "Kd Kh Ks",
+    ]
 
 
 def test_rule_1_11_declaration_invalid_is_rejected_with_the_state_unchanged() -> None:
@@ -746,3 +761,36 @@ def test_frish_is_listed_only_where_rule_18_allows() -> None:
         TakeOpenCard(player=0),
         ProposeFrish(player=0),
     )
+
+
+# -- points settled on review (RULES.md section 5) ---------------------------------------------
+
+
+def four_jokers_and_a_short_hand() -> GameState:
+    variant = get_variant("rummy101", hand_size=4)
+    deck = stack_deck(variant, ["* * * *", "2c 3c 4c 5c"], face_up="7h", stock="7c 9d")
+    return new_game(variant, players=2, seed=0, deck=deck)
+
+
+def test_r9_a_face_up_card_that_would_leave_nothing_to_discard_cannot_be_taken() -> None:
+    state = four_jokers_and_a_short_hand()
+    # After taking the open 7h, p1 would hold four jokers and the 7h: neither a joker nor the
+    # card just taken face up may be discarded, and no declaration is possible: a dead end.
+    assert TakeOpenCard(player=0) not in state.legal_actions()
+    with pytest.raises(IllegalActionError, match="cannot take 7h: p1 could discard nothing"):
+        state.apply(TakeOpenCard(player=0))
+    after = state.apply(DrawStock(player=0))
+    assert after.legal_actions() == (Discard(player=0, card=parse_card("7c")),)
+
+
+def test_r9_the_players_to_act_always_have_a_legal_move_with_few_cards_and_many_jokers() -> None:
+    variant = get_variant("rummy101", hand_size=4)
+    for seed in range(30):
+        state = new_game(variant, players=3, seed=seed)
+        chooser = random.Random(seed)
+        for _ in range(300):
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            assert legal, (seed, state)
+            state = state.apply(chooser.choice(legal))

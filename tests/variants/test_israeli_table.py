@@ -605,6 +605,8 @@ def test_invariants_hold_with_frish_timeouts_and_disconnections(
             state = state.apply(rng.choice(state.legal_actions()))
         assert state.all_cards() == deck
         assert set(state.to_act) <= set(state.players_in)
+        if not state.is_over:
+            assert all(state.legal_actions(player) for player in state.to_act)  # R9
         for action in state.legal_actions():
             state.verify(action)
         if state.phase in {Phase.DRAW, Phase.PLAY}:

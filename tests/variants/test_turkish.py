@@ -788,7 +788,7 @@ def test_engine_invariants_under_random_play(
             break
         assert state.all_cards() == deck
         legal = state.legal_actions()
-        assert legal
+        assert all(state.legal_actions(player) for player in state.to_act)  # R9
         for action in legal:
             state.verify(action)
         if step % 6 == 0:
@@ -826,3 +826,123 @@ def test_a_card_can_be_melded_exactly_when_find_melds_finds_a_meld_with_it(
     assert isinstance(variant, Turkish500)
     expected = any(card in found.cards for found in find_melds(hand, RULES))
     assert variant._can_still_meld(hand, (), card, 0) == expected
+
+
+# -- points settled on review (RULES.md section 5) ---------------------------------------------
+
+
+def low_ace_run_on_the_table(second_hand: str) -> GameState:
+    """p1 has laid down Ah…Qh (ace low, worth 1) and discarded; p2 has drawn."""
+    state = game(
+        "turkish500",
+        ["Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh 5c", second_hand],
+        stock="4d 5d",
+        max_go_arounds=1,
+    )
+    state = run(state, draw(0), lay(0, "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh"), throw(0, "5c"))
+    return state.apply(draw(1))
+
+
+def test_r1_a_king_laid_off_on_a_low_ace_run_credits_only_its_own_value() -> None:
+    state = low_ace_run_on_the_table("Kh 2c 3c 4c 6c 7c 8c 9s Ts Js Qs Ks 2s")
+    # 1 (the low ace) + 2…9 (44) + T J Q (30) = 75.
+    assert public(state, "melded_points") == (75, 0)
+    state = state.apply(off(1, "Kh", 0))
+    assert str(state.table[0]) == "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"
+    # The king is worth 10; the ace already on the table is not re-valued (it stays 1 to p1).
+    assert public(state, "laid_off_points") == (0, 10)
+    assert public(state, "melded_points") == (75, 0)
+
+
+def test_r1_a_joker_laid_off_as_a_king_credits_15() -> None:
+    state = low_ace_run_on_the_table("* 2c 3c 4c 6c 7c 8c 9s Ts Js Qs Ks 2s")
+    state = state.apply(off(1, "*", 0, "Kh"))
+    assert str(state.table[0]) == "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh *=Kh"
+    assert public(state, "laid_off_points") == (0, 15)
+
+
+def test_r1_a_thirteen_card_run_laid_down_reads_its_ace_high() -> None:
+    state = game(
+        "turkish500",
+        ["Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", "2c 3c 4c 6c 7c 8c 9s Ts Js Qs Ks 2s 5c"],
+        stock="4d 5d",
+    )
+    state = run(state, draw(0), lay(0, "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"))
+    # The ace admits both readings and reads high: 15 + 2…9 (44) + T J Q K (40) = 99.
+    assert public(state, "melded_points") == (99, 0)
+
+
+def high_run_without_its_ace() -> GameState:
+    """p1 has laid down 2h…Kh; p2 holds Ah and a joker and has drawn."""
+    state = game(
+        "turkish500",
+        ["2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 5c", "Ah * 3c 4c 6c 7c 8c 9s Ts Js Qs Ks 2s"],
+        stock="4d 5d",
+        max_go_arounds=1,
+    )
+    state = run(state, draw(0), lay(0, "2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"), throw(0, "5c"))
+    return state.apply(draw(1))
+
+
+def test_defect_an_ace_beside_a_two_to_king_run_is_listed_once_per_end() -> None:
+    state = high_run_without_its_ace()
+    ah, joker = parse_card("Ah"), JOKER
+    lay_offs = [action for action in state.legal_actions() if isinstance(action, LayOff)]
+    assert len(lay_offs) == len(set(lay_offs))
+    assert lay_offs == [
+        LayOff(player=1, card=ah, meld_index=0, end="low"),
+        LayOff(player=1, card=ah, meld_index=0, end="high"),
+        LayOff(player=1, card=joker, meld_index=0, stands_for=ah, end="low"),
+        LayOff(player=1, card=joker, meld_index=0, stands_for=ah, end="high"),
+    ]
+    assert refused(state, off(1, "Ah", 0)) == (
+        "Ah fits both ends of meld 0 (2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh): "
+        "say which with end='low' or end='high'"
+    )
+    with pytest.raises(IllegalActionError, match="bad end 'sideways'"):
+        LayOff(player=1, card=ah, meld_index=0, end="sideways")
+
+
+def test_r1_an_ace_laid_off_low_is_worth_1_and_high_15() -> None:
+    state = high_run_without_its_ace()
+    low = state.apply(LayOff(player=1, card=parse_card("Ah"), meld_index=0, end="low"))
+    high = state.apply(LayOff(player=1, card=parse_card("Ah"), meld_index=0, end="high"))
+    assert public(low, "laid_off_points") == (0, 1)
+    assert public(high, "laid_off_points") == (0, 15)
+    assert low.table == high.table  # the same 13 cards; only where the ace went differs
+    as_joker = state.apply(
+        LayOff(player=1, card=JOKER, meld_index=0, stands_for=parse_card("Ah"), end="low")
+    )
+    assert public(as_joker, "laid_off_points") == (0, 15)
+    assert GameState.from_json(high.to_json()) == high
+
+
+def test_defect_end_is_refused_where_a_card_has_one_place() -> None:
+    state = low_ace_run_on_the_table("Kh 2c 3c 4c 6c 7c 8c 9s Ts Js Qs Ks 2s")
+    assert refused(state, LayOff(player=1, card=parse_card("Kh"), meld_index=0, end="high")) == (
+        "Kh fits only one end of meld 0 (Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh): leave end out"
+    )
+
+
+def test_defect_a_joker_standing_for_a_joker_is_refused_not_raised() -> None:
+    state = low_ace_run_on_the_table("* 2c 3c 4c 6c 7c 8c 9s Ts Js Qs Ks 2s")
+    action = LayOff(player=1, card=JOKER, meld_index=0, stands_for=JOKER)
+    assert state.is_legal(action) is False
+    assert refused(state, action) == "cannot lay off *=*: a joker must stand for a natural card"
+
+
+def test_defect_deals_that_end_at_once_follow_each_other_without_recursion() -> None:
+    # A one-card hand always "melds except one card", so with the dealt-hand check every deal
+    # ends before its first turn. Such a table is refused now (R9); the variant is forced into
+    # that shape here to show deals follow in a loop: the old code recursed once per deal and
+    # died with RecursionError after about 330 deals.
+    variant = get_variant("turkish500", dealt_rummy_check=True, max_deals=1000)
+    object.__setattr__(variant, "hand_size", 1)
+    object.__setattr__(variant, "target_score", 10**9)
+    state = new_game(variant, players=2, seed=3)
+    assert state.is_over
+    assert state.deal_number == 1000
+    assert all(
+        "with the dealt hand" in record.ended_by or "tie" in record.ended_by
+        for record in state.deal_results
+    )
