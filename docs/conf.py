@@ -13,6 +13,9 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent.parent
 # Autodoc imports rummylib from the work tree even when it is not installed.
 sys.path.insert(0, str(_ROOT))
+# docs/_ext holds the project's own extension: rummy_cards, the ``rummy-cards`` directive that
+# draws cards with rummylib.svg when the docs build.
+sys.path.insert(0, str(_ROOT / "docs" / "_ext"))
 
 with (_ROOT / "pyproject.toml").open("rb") as _file:
     _PROJECT = tomllib.load(_file)["project"]
@@ -31,9 +34,10 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
+    "rummy_cards",
 ]
 
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_ext"]
 
 # -- autodoc / napoleon ----------------------------------------------------------------------
 
@@ -63,6 +67,8 @@ nitpick_ignore_regex = [
     (r"py:mod", r"secrets"),
     # attrs and typing_extensions: third-party, no offline inventory either.
     (r"py:.*", r"(attr|attrs|typing_extensions|hypothesis)\..*"),
+    # Private type variables of generic signatures (``register_variant(cls: type[_V])``).
+    (r"py:class", r"rummylib\.[\w.]*\._[A-Z]\w*"),
 ]
 
 # -- HTML ------------------------------------------------------------------------------------

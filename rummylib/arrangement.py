@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
+from rummylib import _svg
 from rummylib._arrange import (
     CARD_BITS,
     JOKER_BIT,
@@ -31,7 +32,7 @@ from rummylib._arrange import (
     solve_simple_copies,
 )
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, sort_by_rank
-from rummylib.errors import ConfigurationError, NotationError
+from rummylib.errors import ConfigurationError, NotationError, shorten
 from rummylib.melds import Meld, MeldRules
 from rummylib.scoring import CardPoints
 
@@ -85,11 +86,14 @@ class Arrangement:
         """
         return len(self.deadwood)
 
+    def _repr_svg_(self) -> str:  # a notebook shows the arrangement as a picture (rummylib.svg)
+        return _svg.arrangement(self)
+
 
 def _bad_card(hand: Iterable[object]) -> NotationError:
     for card in hand:
         if not isinstance(card, Card):
-            return NotationError(f"bad card {card!r}: expected a Card")
+            return NotationError(f"bad card {shorten(card)}: expected a Card")
     return NotationError("bad hand: expected an iterable of Card")  # pragma: no cover
 
 
@@ -153,13 +157,13 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     rummylib.errors.ConfigurationError: cannot discard from an empty hand
     """
     if not isinstance(rules, MeldRules):
-        msg = f"rules must be a MeldRules, not {rules!r}"
+        msg = f"rules must be a MeldRules, not {shorten(rules)}"
         raise ConfigurationError(msg)
     if not isinstance(points, CardPoints):
-        msg = f"points must be a CardPoints, not {points!r}"
+        msg = f"points must be a CardPoints, not {shorten(points)}"
         raise ConfigurationError(msg)
     if can_discard is not None and not callable(can_discard):
-        msg = f"can_discard must be a function of a card, or None, not {can_discard!r}"
+        msg = f"can_discard must be a function of a card, or None, not {shorten(can_discard)}"
         raise ConfigurationError(msg)
     cards: Sequence[Card] = hand if type(hand) is tuple or type(hand) is list else tuple(hand)
     total = 0

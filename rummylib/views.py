@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from rummylib import _svg
 from rummylib.actions import Action
 from rummylib.cards import Card
-from rummylib.errors import IllegalActionError
+from rummylib.engine import Phase, Variant
+from rummylib.errors import IllegalActionError, shorten
 from rummylib.melds import Meld
-from rummylib.variants.base import Phase, Variant
 
 if TYPE_CHECKING:
     from rummylib.state import GameState
@@ -84,6 +85,9 @@ class Observation:
         """
         return self.discard_pile[-1] if self.discard_pile else None
 
+    def _repr_svg_(self) -> str:  # a notebook shows the player's view (rummylib.svg)
+        return _svg.observation(self)
+
 
 def observe(state: GameState, player: int) -> Observation:
     """Build ``player``'s observation of ``state``.
@@ -91,7 +95,7 @@ def observe(state: GameState, player: int) -> Observation:
     The same as :meth:`~rummylib.state.GameState.observation`.
     """
     if isinstance(player, bool) or not isinstance(player, int):
-        msg = f"bad player {player!r}: players are numbered 0, 1, 2, …"
+        msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
         raise IllegalActionError(msg)
     if not 0 <= player < state.player_count:
         msg = f"there is no player p{player + 1} at this {state.player_count}-seat table"

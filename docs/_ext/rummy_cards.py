@@ -1,0 +1,184 @@
+"""The ``rummy-cards`` directive: pictures of cards drawn by :mod:`rummylib.svg` at build time.
+
+The pages write cards in notation and the build draws them, so no picture is ever drawn by
+hand or goes stale::
+
+    .. rummy-cards:: Ah 2h *=3h 4h
+       :caption: A run with a joker standing for the three.
+
+    .. rummy-cards:: 7s 8s *=9s | Tc Jc *=Qc
+       :caption: Two melds on a table.
+
+    .. rummy-cards:: 7c 7d 7s 6h 7h 8h 9h Ks 2d 3d * 5d
+       :arrange: rummy101
+       :discard:
+
+The argument is cards in notation. Without ``*=``, ``|`` or ``:arrange:`` they are drawn side by
+side (:func:`rummylib.svg.cards`, ``:highlight:`` outlining some of them). ``*=3h`` is a joker
+declared as the three of hearts; ``|`` separates melds. Cards with a declared joker, or several
+groups, are drawn as melds (:func:`rummylib.svg.meld`, :func:`rummylib.svg.table`) exactly as
+written, legal or not, since a rules page also shows what is refused. ``:arrange: VARIANT``
+arranges the cards under that variant's meld rules and card points, ``:discard:`` setting the
+best card aside first, and draws the arrangement (:func:`rummylib.svg.arrangement`).
+
+The HTML builders get the SVG inline (its titles and ``aria-label`` intact); other builders get
+the notation as text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.typing import ExtensionMetadata
+
+from rummylib import (
+    Card,
+    NotationError,
+    RummyError,
+    _svg,
+    arrange,
+    get_variant,
+    parse_card,
+    svg,
+)
+from rummylib.melds import Meld, MeldKind
+
+__all__ = ["RummyCards", "read_groups", "setup"]
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def read_groups(text: str) -> list[list[tuple[Card, Card | None]]]:
+    """Read the directive's argument: groups split by ``|``, cards as (card, declared) pairs.
+
+    ``declared`` is the card a joker written ``*=3h`` stands for, else ``None``.
+
+    >>> [[f"{card}:{declared}" for card, declared in group] for group in read_groups("7h *=8h|Ks")]
+    [['7h:None', '*:8h'], ['Ks:None']]
+    >>> read_groups("7h *=*")
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad card '*=*': a joker stands for a natural card
+
+    Raises:
+        NotationError: a token is not a card, or a joker is declared as a joker.
+    """
+    groups = []
+    for part in text.split("|"):
+        group: list[tuple[Card, Card | None]] = []
+        for token in _SEPARATORS.split(part.strip()):
+            if not token:
+                continue
+            if token.startswith("*="):
+                declared = parse_card(token[2:])
+                if declared.is_joker:
+                    msg = f"bad card {token!r}: a joker stands for a natural card"
+                    raise NotationError(msg)
+                group.append((parse_card("*"), declared))
+            else:
+                group.append((parse_card(token), None))
+        groups.append(group)
+    return groups
+
+
+def _as_meld(group: list[tuple[Card, Card | None]]) -> Meld:
+    """The group as written, as a meld reading (not checked against any rules)."""
+    stands_for = []
+    for card, declared in group:
+        if card.is_joker and declared is None:
+            msg = "write every joker of a meld with the card it stands for, as *=3h"
+            raise NotationError(msg)
+        stands_for.append(declared if declared is not None else card)
+    same_rank = len({stands.rank for stands in stands_for}) == 1
+    kind = MeldKind.GROUP if same_rank else MeldKind.RUN
+    return Meld(kind, tuple(card for card, _ in group), tuple(stands_for))
+
+
+def draw(
+    text: str, *, variant: str | None = None, discard: bool = False, highlight: str = ""
+) -> str:
+    """The SVG picture the directive puts on the page.
+
+    >>> svg.read_cards(draw("Ah 2h *=3h 4h"))
+    ('Ah', '2h', '*=3h', '4h')
+    >>> svg.read_cards(draw("Kd 7c 7d 7h", variant="rummy101", discard=True))
+    ('7c', '7d', '7h', 'Kd')
+
+    Raises:
+        RummyError: the cards or the options cannot be read, or the variant is unknown.
+    """
+    groups = read_groups(text)
+    has_declared = any(declared is not None for group in groups for _, declared in group)
+    if variant is not None:
+        if len(groups) > 1 or has_declared:
+            msg = ":arrange: takes plain cards: no | and no *=card"
+            raise NotationError(msg)
+        rules = get_variant(variant)
+        hand = [card for card, _ in groups[0]]
+        best = arrange(hand, rules.meld_rules, rules.card_points, discard=discard)
+        return svg.arrangement(best)
+    if discard:
+        msg = ":discard: needs :arrange:"
+        raise NotationError(msg)
+    if len(groups) == 1 and not has_declared:
+        marks = [parse_card(token) for token in _SEPARATORS.split(highlight.strip()) if token]
+        return svg.cards([card for card, _ in groups[0]], highlight=marks)
+    if highlight:
+        msg = ":highlight: is for plain cards, not melds"
+        raise NotationError(msg)
+    if len(groups) == 1:
+        return svg.meld(_as_meld(groups[0]))
+    return svg.table([_as_meld(group) for group in groups])
+
+
+class RummyCards(SphinxDirective):
+    """The ``rummy-cards`` directive (options: caption, arrange, discard, highlight)."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = False
+    option_spec: ClassVar[dict[str, Callable[[str], object]]] = {
+        "caption": directives.unchanged,
+        "arrange": directives.unchanged_required,
+        "discard": directives.flag,
+        "highlight": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        """Draw the picture; a bad argument is reported as an error at its line."""
+        text = self.arguments[0]
+        try:
+            picture = draw(
+                text,
+                variant=self.options.get("arrange"),
+                discard="discard" in self.options,
+                highlight=self.options.get("highlight", ""),
+            )
+        except RummyError as error:
+            raise self.error(f"rummy-cards {text!r}: {error}") from None
+        for module in (_svg, svg):  # redraw this page when the drawing code changes
+            self.env.note_dependency(str(module.__file__))
+        html = addnodes.only(expr="html")
+        html += nodes.raw("", f'<div class="rummy-cards">{picture}</div>', format="html")
+        other = addnodes.only(expr="not html")
+        other += nodes.literal_block(text, text)
+        figure = nodes.figure("", html, other, classes=["rummy-cards"])
+        caption = self.options.get("caption")
+        if caption:
+            inline, messages = self.state.inline_text(caption, self.lineno)
+            figure += nodes.caption(caption, "", *inline)
+            return [figure, *messages]
+        return [figure]
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register the directive."""
+    app.add_directive("rummy-cards", RummyCards)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
