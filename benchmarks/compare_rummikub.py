@@ -36,7 +36,7 @@ from typing import Any
 
 from rummylib import JOKER, Card, CardPoints, Meld, MeldRules, hand_points, is_meld
 from rummylib.cards import CARDS
-from rummylib.variants.carousel import Play, best_play
+from rummylib.table import Play, best_play
 
 try:
     from rummikub_solver import RuleSet, SolverMode

@@ -1,9 +1,11 @@
-"""The variant base class and the turn mechanics every variant shares.
+"""The engine's variant seam: the :class:`Variant` base class and the mechanics variants share.
 
 A :class:`Variant` is one frozen class: class-level data says what the game *is* (name, player
 range, deck and deal size by player count); instance fields are a table's settings; its hook
-methods carry the turn rules, which the engine (:mod:`rummylib.state`) calls. Dealing,
-drawing, discarding and refilling the stock are written once here, as functions over states.
+methods carry the turn rules, which the state machine (:mod:`rummylib.state`) calls. Dealing,
+shuffling, seat order and taking cards out of a hand are written once here.
+
+This module used to be ``rummylib.variants.base``, which still re-exports it.
 
 >>> from rummylib.variants import get_variant
 >>> variant = get_variant("rummy101")
@@ -23,7 +25,7 @@ import attrs
 
 from rummylib.actions import Action
 from rummylib.cards import Card, format_cards
-from rummylib.errors import ConfigurationError, IllegalActionError
+from rummylib.errors import ConfigurationError, IllegalActionError, shorten
 from rummylib.melds import MeldRules
 from rummylib.scoring import CardPoints
 
@@ -110,7 +112,7 @@ class Variant:
     name: ClassVar[str] = ""
     #: Human title for docs and the CLI.
     title: ClassVar[str] = ""
-    #: Other names :func:`~rummylib.variants.get_variant` accepts.
+    #: Other names :func:`~rummylib.registry.get_variant` accepts.
     aliases: ClassVar[tuple[str, ...]] = ()
     #: Fewest players.
     min_players: ClassVar[int] = 2
@@ -155,7 +157,7 @@ class Variant:
     def check_players(self, players: object) -> int:
         """Return ``players`` if this variant can be played by that many, else raise."""
         if isinstance(players, bool) or not isinstance(players, int):
-            msg = f"players must be a whole number, not {players!r}"
+            msg = f"players must be a whole number, not {shorten(players)}"
             raise ConfigurationError(msg)
         if not self.min_players <= players <= self.max_players:
             msg = (
@@ -201,6 +203,21 @@ class Variant:
         ``None`` (the default) leaves the choice to the bot's generic logic.
         """
         return None
+
+    def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        """The variant's own counts for a match so far, as (name, count) pairs.
+
+        :func:`rummylib.simulate.simulate` records them for every match and sums them in its
+        summary (rebuys and Frish votes in Rummy 71/101, knocks in Carousel, ...). The names
+        are short lowercase phrases, the same for every match of the variant, in a fixed
+        order; a finished or an unfinished match (``state`` need not be over). The default:
+        none.
+
+        >>> from rummylib import new_game
+        >>> Variant().match_statistics(new_game("rummy101", players=2, seed=1))
+        ()
+        """
+        return ()
 
 
 def shuffled(cards: Sequence[Card], seed: int, counter: int) -> tuple[Card, ...]:

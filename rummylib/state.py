@@ -3,7 +3,7 @@
 A :class:`GameState` is a value. :meth:`GameState.apply` returns the next state and never
 changes the old one; an illegal action raises :class:`~rummylib.errors.IllegalActionError`
 and changes nothing. The engine knows phases, turns, cards and scores; each variant supplies
-its rules through the hooks of :class:`~rummylib.variants.base.Variant`.
+its rules through the hooks of :class:`~rummylib.engine.Variant`.
 
 >>> from rummylib import new_game
 >>> state = new_game("rummy101", players=3, seed=1)
@@ -18,19 +18,19 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import attrs
 
-from rummylib.actions import ACTION_TYPES, Action
+from rummylib import _record, _svg
+from rummylib.actions import ACTION_TYPES, Action, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
-from rummylib.errors import ConfigurationError, IllegalActionError
+from rummylib.engine import Phase, TurnClock, Variant
+from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld
+from rummylib.registry import get_variant
 from rummylib.scoring import DealResult, MatchResult
-from rummylib.variants.base import Phase, TurnClock, Variant
-
-if TYPE_CHECKING:
-    from rummylib.views import Observation
+from rummylib.views import Observation, observe
 
 _set = object.__setattr__
 _ACTION_CLASSES: Final = tuple(ACTION_TYPES.values())
@@ -62,6 +62,19 @@ class ActionLog:
             node = node.previous
         items.reverse()
         return tuple(items)
+
+    @classmethod
+    def of(cls, actions: Sequence[Action]) -> ActionLog | None:
+        """The log of ``actions`` (oldest first), built without recursion; ``None`` if empty."""
+        log: ActionLog | None = None
+        for action in actions:
+            log = cls(previous=log, action=action)
+        return log
+
+    def __reduce__(self) -> tuple[object, tuple[tuple[Action, ...]]]:
+        # The default (pickle and copy.deepcopy) walks the chain recursively and overflows the
+        # stack after a few hundred actions: store the flat tuple and rebuild the chain.
+        return (ActionLog.of, (self.actions(),))
 
 
 def _same_log(first: ActionLog | None, second: ActionLog | None) -> bool:
@@ -226,9 +239,15 @@ class GameState:
         >>> state = new_game("rummy101", players=2, seed=5)
         >>> state.legal_actions(1)
         ()
+
+        Raises:
+            IllegalActionError: ``player`` is not a whole number.
         """
         if player is None:
             return tuple(action for actor in self.to_act for action in self.legal_actions(actor))
+        if isinstance(player, bool) or not isinstance(player, int):
+            msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
+            raise IllegalActionError(msg)
         cached = self._legal.get(player)
         if cached is None:
             cached = self.variant.legal_actions(self, player) if player in self.to_act else ()
@@ -246,7 +265,7 @@ class GameState:
         rummylib.errors.IllegalActionError: p1 must take a card first
         """
         if not isinstance(action, _ACTION_CLASSES):
-            msg = f"not an action: {action!r}"
+            msg = f"not an action: {shorten(action)}"
             raise IllegalActionError(msg)
         if self.result is not None:
             msg = "the match is over"
@@ -254,7 +273,14 @@ class GameState:
         if action.player >= self.player_count:
             msg = f"there is no player p{action.player + 1} at this {self.player_count}-seat table"
             raise IllegalActionError(msg)
-        self.variant.verify(self, action)
+        try:
+            self.variant.verify(self, action)
+        except IllegalActionError:
+            raise
+        except RummyError as error:
+            # A variant's check may read cards or melds (NotationError, InvalidMeldError): to
+            # the caller that is a refusal like any other, so verify raises one kind of error.
+            raise IllegalActionError(str(error)) from error
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`verify` accepts ``action``.
@@ -280,7 +306,7 @@ class GameState:
         if after is self:  # pragma: no cover  (every action changes something)
             after = self.replace()
         # `after` is new and not yet seen by anyone: record the action in place.
-        _set(after, "log", ActionLog(previous=self.log, action=action))
+        _set(after, "log", ActionLog(previous=self.log, action=canonical_action(action)))
         return after
 
     def auto_action(self) -> Action:
@@ -314,8 +340,6 @@ class GameState:
         >>> len(observation.hand), observation.hand_sizes, observation.stock_size
         (13, (13, 13), 81)
         """
-        from rummylib.views import observe  # noqa: PLC0415  (views imports state)
-
         return observe(self, player)
 
     # -- changing (for variants) ---------------------------------------------------------------
@@ -370,9 +394,7 @@ class GameState:
         >>> GameState.from_json(state.to_json()) == state
         True
         """
-        from rummylib._record import dump  # noqa: PLC0415  (the codec imports this module)
-
-        return dump(self)
+        return _record.dump(self)
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
@@ -389,9 +411,18 @@ class GameState:
         Raises:
             RummyError: the text is not a saved game, or it is inconsistent.
         """
-        from rummylib._record import load  # noqa: PLC0415
-
-        return load(text)
+        saved = _record.read(text)
+        try:
+            state = new_game(saved.variant, players=saved.players, seed=saved.seed, deck=saved.deck)
+        except RummyError as error:
+            raise _record.bad(str(error)) from None
+        for number, action in enumerate(saved.actions, 1):
+            try:
+                state = state.apply(action)
+            except RummyError as error:
+                raise _record.bad(f"action {number} is illegal: {error}") from None
+        _record.check_snapshot(state, saved.snapshot)
+        return state
 
     def __repr__(self) -> str:
         hands = " | ".join(str(len(hand)) for hand in self.hands)
@@ -399,6 +430,9 @@ class GameState:
             f"<GameState {self.variant.name} deal {self.deal_number} {self.phase.value} "
             f"to act {self.to_act} hands {hands} stock {len(self.stock)}>"
         )
+
+    def _repr_html_(self) -> str:  # a notebook shows the host's view, every hand (rummylib.svg)
+        return _svg.host_view_html(self)
 
 
 _STATE_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState) if field.init)
@@ -414,7 +448,7 @@ def new_game(
     """Start a match.
 
     Args:
-        variant: a :class:`~rummylib.variants.base.Variant` or a registered name.
+        variant: a :class:`~rummylib.engine.Variant` or a registered name.
         players: how many players; seats are 0…n−1 and player 0 plays first.
         seed: makes every shuffle of the match reproducible; ``None`` draws one from
             :mod:`secrets`.
@@ -434,18 +468,16 @@ def new_game(
         UnknownVariantError: the name is not registered.
         ConfigurationError: a bad player count, seed or deck.
     """
-    from rummylib.variants import get_variant  # noqa: PLC0415  (variants import the engine)
-
     if isinstance(variant, str):
         variant = get_variant(variant)
     if not isinstance(variant, Variant):
-        msg = f"not a variant: {variant!r}"
+        msg = f"not a variant: {shorten(variant)}"
         raise ConfigurationError(msg)
     players = variant.check_players(players)
     if seed is None:
         seed = secrets.randbits(64)
     elif isinstance(seed, bool) or not isinstance(seed, int):
-        msg = f"seed must be a whole number, not {seed!r}"
+        msg = f"seed must be a whole number, not {shorten(seed)}"
         raise ConfigurationError(msg)
     stacked: tuple[Card, ...] | None = None
     if deck is not None:
@@ -512,8 +544,6 @@ def stack_deck(
         ConfigurationError: a hand has the wrong size, or a card is not in the deck that many
             times.
     """
-    from rummylib.variants import get_variant  # noqa: PLC0415  (variants import the engine)
-
     if isinstance(variant, str):
         variant = get_variant(variant)
     count = variant.check_players(len(hands) if players is None else players)

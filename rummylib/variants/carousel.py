@@ -29,21 +29,16 @@ rearranging the table as needed; :class:`~rummylib.bots.GreedyBot` plays with it
 from __future__ import annotations
 
 import enum
-import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import ClassVar, Final
 
 import attrs
 
-from rummylib import _table_solver
-from rummylib._settings import read_choice, whole
+from rummylib._settings import MAX_CARD_POINTS, MAX_POINTS, read_choice, whole
 from rummylib.actions import Action, DrawStock, Knock, Pass, Rearrange
-from rummylib.cards import CARDS, JOKER, Card, format_cards, make_deck
-from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
-from rummylib.melds import AceRule, Meld, MeldKind, MeldRules
-from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
-from rummylib.variants.base import (
+from rummylib.cards import Card, format_cards, make_deck
+from rummylib.engine import (
     Phase,
     Variant,
     deal_cards,
@@ -51,10 +46,24 @@ from rummylib.variants.base import (
     remove_cards,
     shuffled,
 )
-
-if TYPE_CHECKING:
-    from rummylib.state import GameState
-    from rummylib.views import Observation
+from rummylib.errors import IllegalActionError, InvalidMeldError
+from rummylib.melds import (
+    Meld,
+    MeldRules,
+    canonical_melds,
+    extensions,
+    find_melds,
+)
+from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.state import GameState, stack_deck
+from rummylib.table import (
+    JokerReplacementSource,
+    Play,
+    best_play,
+    cards_of,
+    joker_identities,
+)
+from rummylib.views import Observation
 
 __all__ = [
     "Carousel",
@@ -90,19 +99,6 @@ class KnockTiming(enum.Enum):
     #: Only once the player has drawn this turn (the moment after the meld action or the third
     #: draw included).
     AFTER_DRAW = "after_draw"
-
-
-class JokerReplacementSource(enum.Enum):
-    """Where the natural card that takes a table joker's place may come from (rule 2.10).
-
-    >>> JokerReplacementSource("hand_only")
-    <JokerReplacementSource.HAND_ONLY: 'hand_only'>
-    """
-
-    #: From the hand, or from elsewhere on the table.
-    HAND_OR_TABLE = "hand_or_table"
-    #: Only from the hand of the player making the meld action.
-    HAND_ONLY = "hand_only"
 
 
 class OnStockExhausted(enum.Enum):
@@ -193,22 +189,6 @@ def _illegal(message: str) -> IllegalActionError:
     return IllegalActionError(message)
 
 
-def _cards_of(melds: Iterable[Meld]) -> Counter[Card]:
-    counts: Counter[Card] = Counter()
-    for meld in melds:
-        counts.update(meld.cards)
-    return counts
-
-
-def _joker_identities(melds: Iterable[Meld]) -> Counter[Card]:
-    identities: Counter[Card] = Counter()
-    for meld in melds:
-        for card, stands in zip(meld.cards, meld.stands_for, strict=True):
-            if card.is_joker:
-                identities[stands] += 1
-    return identities
-
-
 def _sorted(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda card: card.index)
 
@@ -228,233 +208,9 @@ def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None 
     Raises:
         ConfigurationError: a hand does not hold ten cards, or the cards are not in the deck.
     """
-    from rummylib.state import stack_deck  # noqa: PLC0415  (the engine imports variants)
-
     count = len(hands) if players is None else players
     padded = [*hands, *[""] * (count - len(hands))]
     return format_cards(stack_deck(Carousel(), padded, stock=stock, players=count))
-
-
-# ------------------------------------------------------------------------------------------
-# The move finder.
-
-
-@attrs.frozen(kw_only=True)
-class Play:
-    """A meld action found by :func:`best_play`.
-
-    Attributes:
-        table: the complete new table.
-        played: the hand cards it puts on the table, in canonical order.
-        points: the points of those cards.
-
-    >>> Play(table=(), played=parse_cards("7h"), points=7).card_count
-    1
-    """
-
-    table: tuple[Meld, ...]
-    played: tuple[Card, ...]
-    points: int
-
-    @property
-    def card_count(self) -> int:
-        """How many cards from the hand go down.
-
-        >>> Play(table=(), played=parse_cards("7h 8h"), points=15).card_count
-        2
-        """
-        return len(self.played)
-
-
-_LAYOUTS: Final = {
-    AceRule.LOW: _table_solver.LOW,
-    AceRule.HIGH: _table_solver.HIGH,
-    AceRule.LOW_OR_HIGH: _table_solver.LOW_OR_HIGH,
-}
-#: With the "points" objective, the weight of a point against one card (the tie-break).
-_WEIGHT: Final = 1 << 16
-_DEFAULT_POINTS: Final = CardPoints(ace=1, face=10, joker=25)
-
-
-def _check_solver_rules(rules: MeldRules, joker_count: int) -> _table_solver.Layout:
-    layout = _LAYOUTS.get(rules.ace)
-    reason = ""
-    if layout is None:
-        reason = f"ace={rules.ace.value}"
-    elif rules.min_size != 3:
-        reason = f"min_size={rules.min_size} (3 only)"
-    elif not rules.group_distinct_suits:
-        reason = "groups with repeated suits"
-    elif not rules.joker_beside_ace:
-        reason = "joker_beside_ace=False"
-    elif rules.max_run_size is not None and rules.max_run_size < 2 * rules.min_size - 1:
-        reason = f"max_run_size={rules.max_run_size} (at least {2 * rules.min_size - 1})"
-    elif joker_count > rules.min_size - rules.min_naturals:
-        reason = (
-            f"{joker_count} jokers with min_naturals={rules.min_naturals} "
-            f"(at most {rules.min_size - rules.min_naturals})"
-        )
-    if layout is None or reason:
-        msg = f"best_play does not support {reason}"
-        raise ConfigurationError(msg)
-    return layout
-
-
-def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
-    table: Sequence[Meld],
-    hand: Sequence[Card],
-    rules: MeldRules,
-    *,
-    objective: str = "cards",
-    jokers: str = "locked",
-    points: CardPoints | None = None,
-    replacement: JokerReplacementSource | str = JokerReplacementSource.HAND_OR_TABLE,
-) -> Play | None:
-    """The legal meld action that puts the most cards (or points) from ``hand`` on the table.
-
-    The whole table may be rearranged. Every table card stays on the table; each new meld is
-    legal under ``rules``. It is exact (a dynamic programme over ranks and suits, see
-    ``rummylib._table_solver``) and deterministic.
-
-    Args:
-        table: the melds on the table now.
-        hand: the player's cards.
-        rules: what a meld is. Supported: aces ``low``, ``high`` or ``low_or_high``, melds of at
-            least 3, groups of distinct suits, jokers allowed beside aces, and no more jokers in
-            all than ``min_size - min_naturals`` (Carousel has at most two).
-        objective: ``"cards"`` (the most cards) or ``"points"`` (the most points, then the
-            most cards). Ties are broken by the search's fixed order, so the answer is
-            deterministic.
-        jokers: ``"locked"`` — Carousel: a table joker keeps its declared card unless the
-            natural card it names joins the table in its place (rule 2.10), and is then placed
-            again with a new identity; ``"free"`` — Rummikub: table jokers may take any
-            identity, as long as they stay on the table.
-        points: card values for the ``"points"`` objective and the tie-break (default:
-            Carousel's, joker 25).
-        replacement: with locked jokers, where the replacing natural card may come from
-            (:class:`JokerReplacementSource`).
-
-    Returns:
-        The new table and the hand cards it uses, or ``None`` when no card can be played.
-
-    >>> rules = MeldRules()
-    >>> table = [parse_meld("5s *=6s 7s", rules), parse_meld("9h 9c 9d", rules)]
-    >>> play = best_play(table, parse_cards("6s 2d 3d"), rules)
-    >>> [str(meld) for meld in play.table], format_cards(play.played)
-    (['9c 9d 9h', '2d 3d *=4d', '5s 6s 7s'], '2d 3d 6s')
-
-    The 6s took the joker's place, and the joker, declared again as 4d, made a run of 2d 3d.
-
-    Raises:
-        ConfigurationError: the rules or the number of jokers are outside what it supports, or
-            an option is unknown.
-    """
-    if objective not in {"cards", "points"}:
-        msg = f"objective must be 'cards' or 'points', not {objective!r}"
-        raise ConfigurationError(msg)
-    if jokers not in {"locked", "free"}:
-        msg = f"jokers must be 'locked' or 'free', not {jokers!r}"
-        raise ConfigurationError(msg)
-    source = read_choice(JokerReplacementSource, replacement)
-    values = (points or _DEFAULT_POINTS).values
-    table = tuple(table)
-    hand_counts = Counter(hand)
-    hand_jokers = hand_counts.pop(JOKER, 0)
-    table_naturals = _cards_of(table)
-    table_naturals.pop(JOKER, None)
-    identities = _joker_identities(table)
-    layout = _check_solver_rules(rules, sum(identities.values()) + hand_jokers)
-    if not hand:
-        return None
-
-    def weight(card: Card) -> int:
-        if objective == "cards":
-            return 1
-        return values[card.index] * _WEIGHT + 1
-
-    weights = [weight(CARDS[index]) for index in range(52)]
-    joker_weight = weight(JOKER)
-    known = sorted(identities, key=lambda card: card.index)
-    if jokers == "free":
-        releases: Iterable[tuple[int, ...]] = [tuple(identities[card] for card in known)]
-    else:
-        releases = itertools.product(*(range(identities[card] + 1) for card in known))
-    best: tuple[int, _table_solver.Solution, Counter[Card], Counter[Card]] | None = None
-    for released in releases:
-        kept: Counter[Card] = Counter()
-        forced: Counter[Card] = Counter()
-        feasible = True
-        for card, count in zip(known, released, strict=True):
-            kept[card] = identities[card] - count
-            if jokers == "locked" and count:
-                on_table = (
-                    table_naturals[card] if source is JokerReplacementSource.HAND_OR_TABLE else 0
-                )
-                forced[card] = max(0, count - on_table)
-                if forced[card] > hand_counts[card]:
-                    feasible = False
-        if not feasible:
-            continue
-        must = [0] * 52
-        optional = [0] * 52
-        for card, count in (table_naturals + kept + forced).items():
-            must[card.index] += count
-        for card, count in (hand_counts - forced).items():
-            optional[card.index] += count
-        solution = _table_solver.solve(
-            layout,
-            must,
-            optional,
-            weights,
-            table_jokers=sum(released),
-            hand_jokers=hand_jokers,
-            joker_value=joker_weight,
-            min_size=rules.min_size,
-            max_group_size=rules.max_group_size,
-            longest_run=rules.longest_run,
-        )
-        if solution is None:
-            continue
-        value = solution.value + sum(weights[card.index] * count for card, count in forced.items())
-        if value and (best is None or value > best[0]):
-            best = (value, solution, kept, forced)
-    if best is None:
-        return None
-    _, solution, kept, forced = best
-    # the tiles of each card: table naturals, then hand cards, then kept jokers (as themselves)
-    pools: dict[int, list[Card]] = {}
-    played: list[Card] = list(forced.elements())
-    for index in range(52):
-        card = CARDS[index]
-        used = solution.used[index]
-        played.extend([card] * used)
-        tiles = [card] * (table_naturals[card] + forced[card] + used) + [JOKER] * kept[card]
-        if tiles:
-            pools[index] = tiles
-    played.extend([JOKER] * solution.hand_jokers)
-    melds: list[Meld] = []
-    for run in solution.runs:
-        cards: list[Card] = []
-        stands: list[Card] = []
-        for offset, is_joker in enumerate(run.jokers):
-            rank = layout.ranks[run.start + offset]
-            natural = CARDS[run.suit * 13 + rank - 1]
-            stands.append(natural)
-            cards.append(JOKER if is_joker else pools[natural.index].pop(0))
-        melds.append(Meld(MeldKind.RUN, cards, stands))
-    for group in solution.groups:
-        items = [
-            (pools[suit * 13 + group.rank - 1].pop(0), CARDS[suit * 13 + group.rank - 1])
-            for suit in group.suits
-        ]
-        missing = [suit for suit in range(4) if suit not in group.suits][: group.jokers]
-        items += [(JOKER, CARDS[suit * 13 + group.rank - 1]) for suit in missing]
-        items.sort(key=lambda item: item[1].index)
-        melds.append(Meld(MeldKind.GROUP, [item[0] for item in items], [item[1] for item in items]))
-    melds.sort(key=lambda meld: (min(card.index for card in meld.stands_for), meld.kind.value))
-    played = _sorted(played)
-    base = points or _DEFAULT_POINTS
-    return Play(table=tuple(melds), played=tuple(played), points=hand_points(played, base))
 
 
 # ------------------------------------------------------------------------------------------
@@ -494,7 +250,7 @@ class Carousel(Variant):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
 
-    knock_limit: int = attrs.field(default=5, validator=whole(0))
+    knock_limit: int = attrs.field(default=5, validator=whole(0, maximum=MAX_POINTS))
     knock_timing: KnockTiming = attrs.field(
         default=KnockTiming.ANY_TIME_IN_TURN, converter=_to_knock_timing
     )
@@ -508,14 +264,14 @@ class Carousel(Variant):
         default=KnockTieAward.EACH_FULL, converter=_to_knock_tie_award
     )
     tie_award: TieAward = attrs.field(default=TieAward.EACH_FULL, converter=_to_tie_award)
-    target_score: int = attrs.field(default=150, validator=whole(1))
-    joker_points: int = attrs.field(default=25, validator=whole(0))
-    ace_points: int = attrs.field(default=1, validator=whole(0))
-    face_points: int = attrs.field(default=10, validator=whole(0))
-    going_out_bonus: int = attrs.field(default=25, validator=whole(0))
-    knock_beaten_bonus: int = attrs.field(default=10, validator=whole(0))
-    target_bonus: int = attrs.field(default=100, validator=whole(0))
-    deal_won_bonus: int = attrs.field(default=25, validator=whole(0))
+    target_score: int = attrs.field(default=150, validator=whole(1, maximum=MAX_POINTS))
+    joker_points: int = attrs.field(default=25, validator=whole(0, maximum=MAX_CARD_POINTS))
+    ace_points: int = attrs.field(default=1, validator=whole(0, maximum=MAX_CARD_POINTS))
+    face_points: int = attrs.field(default=10, validator=whole(0, maximum=MAX_CARD_POINTS))
+    going_out_bonus: int = attrs.field(default=25, validator=whole(0, maximum=MAX_POINTS))
+    knock_beaten_bonus: int = attrs.field(default=10, validator=whole(0, maximum=MAX_POINTS))
+    target_bonus: int = attrs.field(default=100, validator=whole(0, maximum=MAX_POINTS))
+    deal_won_bonus: int = attrs.field(default=25, validator=whole(0, maximum=MAX_POINTS))
 
     _rules: MeldRules = attrs.field(init=False, eq=False, repr=False)
     _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
@@ -702,8 +458,8 @@ class Carousel(Variant):
         Raises:
             IllegalActionError: the first condition that fails, in words.
         """
-        old_cards = _cards_of(table)
-        new_cards = _cards_of(new_table)
+        old_cards = cards_of(table)
+        new_cards = cards_of(new_table)
         added = new_cards - old_cards
         not_held = added - Counter(hand)
         if not_held:
@@ -723,8 +479,8 @@ class Carousel(Variant):
                 meld.check(self.meld_rules)
             except InvalidMeldError as error:
                 raise _illegal(str(error)) from None
-        old_jokers = _joker_identities(table)
-        new_jokers = _joker_identities(new_table)
+        old_jokers = joker_identities(table)
+        new_jokers = joker_identities(new_table)
         lost = old_jokers - new_jokers
         if not lost:
             return
@@ -782,8 +538,8 @@ class Carousel(Variant):
             offer((*table, meld))
         for number, meld in enumerate(table):
             for card in _sorted(set(hand)):
-                for extended in _extensions(meld, card, rules):
-                    offer((*table[:number], extended, *table[number + 1 :]))
+                for extension in extensions(meld, card, rules):
+                    offer((*table[:number], extension.meld, *table[number + 1 :]))
         return actions
 
     # -- applying -----------------------------------------------------------------------------
@@ -808,10 +564,10 @@ class Carousel(Variant):
                 return self._turn_over(state, player)
             return state
         if isinstance(action, Rearrange):
-            added = _cards_of(action.table) - _cards_of(state.table)
+            added = cards_of(action.table) - cards_of(state.table)
             hands = list(state.hands)
             hands[player] = remove_cards(hands[player], added.elements())
-            state = state.replace(hands=tuple(hands), table=action.table)
+            state = state.replace(hands=tuple(hands), table=canonical_melds(action.table))
             if not hands[player]:
                 return self._score(state, went_out=player)
             if state.phase is Phase.FINAL_TURN:
@@ -1058,116 +814,19 @@ class Carousel(Variant):
             return Pass(player=player)
         return None
 
+    def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        """Knocks and deals won by going out (rule 2.14) in the match so far.
 
-def hand_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
-    """Every distinct meld the hand can form: :func:`~rummylib.melds.find_melds`, only faster.
-
-    Same result, in the same order; the windows of each suit are scanned with prefix sums
-    instead of one by one.
-
-    >>> [str(meld) for meld in hand_melds(parse_cards("7h 8h 9h 7c 7d *"), MeldRules())][:4]
-    ['7c 7d 7h', '7c 7d 7h *=7s', '7c 7d *=7h', '7c *=7d 7h']
-    """
-    counts = Counter(hand)
-    jokers = counts.pop(JOKER, 0)
-    keys = _run_keys(counts, jokers, rules) | _group_keys(counts, jokers, rules)
-    melds = []
-    for key in sorted(keys):
-        try:
-            melds.append(Meld.from_cards([CARDS[index] for index in key], rules))
-        except InvalidMeldError:
-            continue
-    return tuple(melds)
+        >>> state = new_game("carousel", players=2, seed=3)
+        >>> state.variant.match_statistics(state)
+        (('knocks', 0), ('went out', 0))
+        """
+        knocks = sum(isinstance(action, Knock) for action in state.history)
+        went_out = sum(
+            line.reason == "went out" for record in state.deal_results for line in record.lines
+        )
+        return (("knocks", knocks), ("went out", went_out))
 
 
-def _run_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
-    """The card indexes (jokers last) of every run the cards can form."""
-    keys: set[tuple[int, ...]] = set()
-    joker_key = (JOKER.index,)
-    for suit in range(4):
-        base = suit * 13
-        if not any(counts[CARDS[base + rank]] for rank in range(13)):
-            continue
-        have = [0] + [1 if counts[CARDS[base + (p - 1) % 13]] else 0 for p in range(1, 29)]
-        prefix = list(itertools.accumulate(have))
-        for size in range(rules.min_size, rules.longest_run + 1):
-            for start in rules.run_starts(size):
-                end = start + size - 1
-                present = prefix[end] - prefix[start - 1]
-                if size - present > jokers or present < rules.min_naturals:
-                    continue
-                indexes = [base + (p - 1) % 13 for p in range(start, end + 1) if have[p]]
-                room = jokers - (size - present)
-                for extra in range(min(room, len(indexes)) + 1):
-                    for replaced in itertools.combinations(range(len(indexes)), extra):
-                        kept = [index for n, index in enumerate(indexes) if n not in replaced]
-                        if len(kept) >= rules.min_naturals:
-                            keys.add((*sorted(kept), *joker_key * (size - len(kept))))
-    return keys
-
-
-def _group_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
-    """The card indexes (jokers last) of every group the cards can form."""
-    keys: set[tuple[int, ...]] = set()
-    limit = 1 if rules.group_distinct_suits else rules.max_group_size
-    for rank in range(13):
-        if not any(counts[CARDS[suit * 13 + rank]] for suit in range(4)):
-            continue
-        choices = [range(min(counts[CARDS[suit * 13 + rank]], limit) + 1) for suit in range(4)]
-        for taken in itertools.product(*choices):
-            naturals = [suit * 13 + rank for suit in range(4) for _ in range(taken[suit])]
-            if len(naturals) < rules.min_naturals:
-                continue
-            for extra in range(jokers + 1):
-                if rules.min_size <= len(naturals) + extra <= rules.max_group_size:
-                    keys.add((*naturals, *(JOKER.index,) * extra))
-    return keys
-
-
-def _run_position(card: Card, ace_high: bool) -> int:
-    """A card's place in a run: 1 for a low ace, 2…13, 14 for a high ace."""
-    assert card.rank is not None
-    return 14 if card.rank == 1 and ace_high else int(card.rank)
-
-
-def _extensions(meld: Meld, card: Card, rules: MeldRules) -> list[Meld]:
-    """The melds made by adding ``card`` to ``meld`` without moving anything (a lay-off)."""
-    items = list(zip(meld.cards, meld.stands_for, strict=True))
-    fills: list[Card] = []
-    if meld.kind is MeldKind.GROUP:
-        rank = meld.stands_for[0].rank
-        present = {stands.suit for stands in meld.stands_for}
-        fills = [
-            stands
-            for stands in CARDS[:52]
-            if stands.rank == rank
-            and stands.suit not in present
-            and (card.is_joker or card == stands)
-        ]
-        key = _by_index
-    else:
-        ranks = {stands.rank for stands in meld.stands_for}
-        ace_high = 13 in ranks
-        positions = [_run_position(stands, ace_high) for stands in meld.stands_for]
-        suit_start = meld.stands_for[0].index - (meld.stands_for[0].rank or 1) + 1
-        for target in (min(positions) - 1, max(positions) + 1):
-            if 1 <= target <= 14:
-                stands = CARDS[suit_start + (target - 1) % 13]
-                if card.is_joker or card == stands:
-                    fills.append(stands)
-        high = ace_high or any(stands.rank == 13 for stands in fills)
-
-        def key(item: tuple[Card, Card]) -> int:
-            return _run_position(item[1], high)
-
-    extended = []
-    for stands in fills:
-        ordered = sorted([*items, (card, stands)], key=key)
-        candidate = Meld(meld.kind, [item[0] for item in ordered], [item[1] for item in ordered])
-        if candidate.is_valid(rules):
-            extended.append(candidate)
-    return extended
-
-
-def _by_index(item: tuple[Card, Card]) -> int:
-    return item[1].index
+#: The same function as :func:`rummylib.melds.find_melds` (its fast scan used to live here).
+hand_melds = find_melds

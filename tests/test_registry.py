@@ -1,0 +1,178 @@
+"""The variant registry: built-in variants, register_variant, and plugins by entry point.
+
+Plugins are exercised for real: each test writes a small distribution (a ``.dist-info``
+folder with an ``entry_points.txt``, as ``pip install`` leaves one) and the plugin's module
+into a temporary folder on ``sys.path``, so :mod:`importlib.metadata` finds it as it finds an
+installed package. Each test reads its own entry-point group through a registry of its own, so
+nothing leaks into the registry the rest of the suite uses.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+import attrs
+import pytest
+
+from rummylib import ConfigurationError, UnknownVariantError, get_variant, new_game
+from rummylib.bots import RandomBot, play
+from rummylib.cli import main
+from rummylib.registry import _REGISTRY, VARIANTS, PluginWarning, _Registry, register_variant
+from rummylib.variants import VARIANTS as VARIANTS_FROM_VARIANTS
+from rummylib.variants import Rummy101
+
+BUILT_IN = {
+    "carousel",
+    "rummy101",
+    "rummy500",
+    "rummy71",
+    "turkish300",
+    "turkish500",
+    "turkish500_cutthroat",
+}
+
+
+def distribution(folder: Path, name: str, group: str, entries: dict[str, str]) -> None:
+    """Lay out an installed distribution ``name`` declaring ``entries`` in ``group``."""
+    info = folder / f"{name}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    lines = [f"[{group}]", *(f"{key} = {value}" for key, value in entries.items())]
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
+
+
+def test_every_built_in_variant_is_registered() -> None:
+    assert set(VARIANTS) >= BUILT_IN
+    assert VARIANTS is VARIANTS_FROM_VARIANTS  # the old import path reads the same registry
+    assert VARIANTS["rummy101"] is Rummy101
+
+
+def test_the_example_plugin_is_found_and_plays_through_the_registry() -> None:
+    # tests/conftest.py puts examples/plugin on the path as if it were installed (.ci/run also
+    # pip-installs it): the registry finds it by its entry point alone.
+    assert "knock7" in VARIANTS
+    variant = get_variant("Knock7", knock_limit=5)
+    assert variant.knock_limit == 5  # type: ignore[attr-defined]
+    final = play(new_game("knock7", players=3, seed=4), [RandomBot(seed) for seed in range(3)])
+    assert final.is_over
+    assert final.all_cards().total() == 52
+    with pytest.raises(ConfigurationError, match="knock_limit must be a whole number from 0 to 50"):
+        get_variant("knock7", knock_limit=99)
+
+
+def test_the_command_line_lists_the_plugin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants"]) == 0
+    assert "knock7" in capsys.readouterr().out
+
+
+def test_a_plugin_entry_point_registers_its_variant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "plugin_ok.py").write_text(
+        textwrap.dedent(
+            """
+            from typing import ClassVar
+            import attrs
+            from rummylib.variants import Rummy101
+
+            @attrs.frozen(kw_only=True)
+            class Rummy201(Rummy101):
+                name: ClassVar[str] = "rummy201"
+                aliases: ClassVar[tuple[str, ...]] = ("two-oh-one",)
+                elimination_threshold: int = 201
+            """
+        )
+    )
+    distribution(tmp_path, "plugin_ok", "test.ok", {"rummy201": "plugin_ok:Rummy201"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = _Registry(group="test.ok")
+    assert list(registry) == ["rummy201"]
+    found = registry.find("Two-Oh-One")
+    assert found is not None
+    assert found().elimination_threshold == 201  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("module", "value", "message"),
+    [
+        ("raise ImportError('no such thing')", "plugin_bad:Game", r"failed to load: ImportError"),
+        ("class Game:\n    pass", "plugin_bad:Game", r"only a Variant subclass can be registered"),
+        (
+            "from typing import ClassVar\nimport attrs\nfrom rummylib.variants import Rummy101\n"
+            "@attrs.frozen(kw_only=True)\nclass Game(Rummy101):\n"
+            "    name: ClassVar[str] = 'rummy101'",
+            "plugin_bad:Game",
+            r"the name 'rummy101' of Game is taken by variant 'rummy101'",
+        ),
+        ("x = 1", "plugin_bad:Missing", r"failed to load: AttributeError"),
+    ],
+)
+def test_a_bad_plugin_is_left_out_with_a_warning_naming_its_entry_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, value: str, message: str
+) -> None:
+    # A module name of its own per case: sys.modules would hand back an earlier case's module.
+    name = f"plugin_bad_{len(module)}_{len(message)}"
+    (tmp_path / f"{name}.py").write_text(module + "\n")
+    distribution(tmp_path, name, "test.bad", {"broken": value.replace("plugin_bad", name)})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = _Registry(group="test.bad")
+    registry.register(Rummy101)  # a built-in, registered first as at import time
+    with pytest.warns(PluginWarning, match=rf"entry point 'broken' \({name}:\w+\)") as caught:
+        names = list(registry)
+    assert names == ["rummy101"]  # the built-in is untouched
+    assert len(caught) == 1
+    assert str(caught[0].message).count("variant plugin left out") == 1
+    assert re.search(message, str(caught[0].message))
+
+
+@pytest.fixture
+def _registry_restored() -> Iterator[None]:
+    """Undo what a test registers in the global registry."""
+    classes, folded = dict(_REGISTRY._classes), dict(_REGISTRY._folded)
+    yield
+    _REGISTRY._classes.clear()
+    _REGISTRY._classes.update(classes)
+    _REGISTRY._folded.clear()
+    _REGISTRY._folded.update(folded)
+
+
+@pytest.mark.usefixtures("_registry_restored")
+def test_register_variant_adds_a_class_and_refuses_clashes() -> None:
+    @attrs.frozen(kw_only=True)
+    class Rummy131(Rummy101):
+        name: ClassVar[str] = "rummy131_test"
+        elimination_threshold: int = 131
+
+    assert register_variant(Rummy131) is Rummy131
+    assert register_variant(Rummy131) is Rummy131  # again: nothing changes
+    assert get_variant("rummy131-test").elimination_threshold == 131  # type: ignore[attr-defined]
+
+    @attrs.frozen(kw_only=True)
+    class Impostor(Rummy101):
+        name: ClassVar[str] = "rummy131_test"
+
+    with pytest.raises(ConfigurationError, match="is taken by variant 'rummy131_test'"):
+        register_variant(Impostor)
+
+    @attrs.frozen(kw_only=True)
+    class Shouting(Rummy101):
+        name: ClassVar[str] = "SHOUT"
+
+    with pytest.raises(ConfigurationError, match="lower-case letters, digits and '_'"):
+        register_variant(Shouting)
+
+
+def test_unknown_names_are_refused_with_the_known_ones_listed() -> None:
+    with pytest.raises(UnknownVariantError, match="known: carousel, knock7, rummy101"):
+        get_variant("gin-rummy-deluxe")
+    with pytest.raises(UnknownVariantError, match=r"unknown variant 'x+'… \(10000 characters\)"):
+        get_variant("x" * 10_000)
+
+
+def test_settings_named_name_are_refused() -> None:
+    with pytest.raises(ConfigurationError, match="unknown setting 'name' for carousel"):
+        get_variant("carousel", name="x")
