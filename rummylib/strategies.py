@@ -1,9 +1,15 @@
 """Hypothesis strategies for property tests of code that uses rummylib.
 
 Every strategy builds its values constructively (it picks a rank, then suits, then where the
-jokers go), so nothing is filtered away and each example shrinks towards the simplest case:
-clubs before spades, low ranks first, no jokers, the default :class:`~rummylib.melds.MeldRules`.
-This module needs Hypothesis (``pip install 'rummylib[test]'``); nothing in rummylib imports it.
+jokers go; a deal, then moves), so nothing is filtered away and each example shrinks towards
+the simplest case: clubs before spades, low ranks first, no jokers, the default
+:class:`~rummylib.melds.MeldRules`, the sorted deal and the fewest moves. This module needs
+Hypothesis (``pip install 'rummylib[test]'``); nothing in rummylib imports it.
+
+Once rummylib is installed, Hypothesis also knows these strategies by type, with no import of
+this module (rummylib registers them through Hypothesis's entry point): ``st.from_type(Card)``
+is :func:`cards`, and ``@given`` infers a ``GameState`` argument from its annotation. See
+:func:`for_type` for the whole table.
 
 >>> from hypothesis import given
 >>> rules = MeldRules(joker_beside_ace=False)
@@ -15,18 +21,61 @@ This module needs Hypothesis (``pip install 'rummylib[test]'``); nothing in rumm
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+import enum
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, Final, TypeVar
 
+import attrs
+from hypothesis import reject
 from hypothesis import strategies as st
 
+from rummylib.actions import (
+    ACTION_TYPES,
+    Action,
+    AnswerFrish,
+    DeclareRummy,
+    DeclineRebuy,
+    Discard,
+    DrawStock,
+    GiveUp,
+    Knock,
+    LayDown,
+    LayOff,
+    Pass,
+    PlayerAction,
+    ProposeFrish,
+    Rearrange,
+    Rebuy,
+    ShowMelds,
+    TakeDiscard,
+    TakeOpenCard,
+)
+from rummylib.bots import GreedyBot
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank, Suit, make_deck
 from rummylib.errors import ConfigurationError
-from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, rank_at
-from rummylib.state import GameState, new_game
+from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, RunEnd, rank_at
+from rummylib.scoring import CardPoints
+from rummylib.state import GameState, Phase, new_game
 from rummylib.variants import VARIANTS, Variant, get_variant
+from rummylib.views import Observation
 
-__all__ = ["cards", "games", "hands", "meld_rules", "melds", "variants"]
+__all__ = [
+    "Refusal",
+    "actions",
+    "card_points",
+    "cards",
+    "for_type",
+    "games",
+    "hands",
+    "illegal_actions",
+    "legal_actions",
+    "meld_rules",
+    "melds",
+    "observations",
+    "sorted_deal",
+    "variants",
+]
 
 #: Hand sizes :func:`hands` draws by default: empty up to the 14 cards of a full Israeli turn.
 DEFAULT_HAND_SIZE: Final = (0, 14)
@@ -41,8 +90,9 @@ def cards(*, jokers: bool = True) -> st.SearchStrategy[Card]:
 
     Examples shrink towards the ace of clubs.
 
-    >>> from hypothesis import find, settings
-    >>> fresh = settings(max_examples=2000, database=None)  # no replay of saved examples
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=2000, database=None, phases=[Phase.generate, Phase.shrink])
     >>> find(cards(), lambda card: card.suit is Suit.HEARTS, settings=fresh)
     Card.parse('Ah')
     >>> find(cards(), lambda card: card.is_joker, settings=fresh)
@@ -86,8 +136,9 @@ def hands(
     With two packs a hand may hold both copies of a card, never a third. The cards come in
     the order they were drawn; examples shrink towards the start of the deck (low clubs).
 
-    >>> from hypothesis import find, settings
-    >>> fresh = settings(max_examples=2000, database=None)  # no replay of saved examples
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=2000, database=None, phases=[Phase.generate, Phase.shrink])
     >>> israeli_deal = hands(size=13, decks=2, jokers=4)
     >>> format_cards(find(israeli_deal, lambda hand: hand.count(JOKER) > 1, settings=fresh))
     'Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc * *'
@@ -155,8 +206,9 @@ def meld_rules() -> st.SearchStrategy[MeldRules]:
     ``min_size``–14. A few of these rules admit no meld at all (``min_naturals`` above every
     allowed size); :func:`melds` is then empty.
 
-    >>> from hypothesis import find, settings
-    >>> fresh = settings(max_examples=2000, database=None)  # no replay of saved examples
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=2000, database=None, phases=[Phase.generate, Phase.shrink])
     >>> find(meld_rules(), lambda rules: True, settings=fresh) == MeldRules()
     True
     >>> find(meld_rules(), lambda rules: rules.ace is AceRule.WRAP, settings=fresh)
@@ -243,8 +295,9 @@ def melds(rules: MeldRules) -> st.SearchStrategy[Meld]:
     allowed meld. If the rules admit no meld at all, the strategy is empty
     (``hypothesis.strategies.nothing()``).
 
-    >>> from hypothesis import find, settings
-    >>> fresh = settings(max_examples=2000, database=None)  # no replay of saved examples
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=2000, database=None, phases=[Phase.generate, Phase.shrink])
     >>> israeli = MeldRules(joker_beside_ace=False)
     >>> def run_with_joker(meld: Meld) -> bool:
     ...     return meld.kind is MeldKind.RUN and meld.joker_count > 0
@@ -280,56 +333,746 @@ def melds(rules: MeldRules) -> st.SearchStrategy[Meld]:
 def variants() -> st.SearchStrategy[Variant]:
     """Every registered variant, with its default settings.
 
-    >>> from hypothesis import find, settings
-    >>> fresh = settings(max_examples=200, database=None)
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
     >>> find(variants(), lambda variant: variant.name == "rummy71", settings=fresh).name
     'rummy71'
     """
     return st.sampled_from(sorted(VARIANTS)).map(get_variant)
 
 
+#: The most points :func:`card_points` gives a card.
+MAX_CARD_POINTS: Final = 25
+
+
+def card_points() -> st.SearchStrategy[CardPoints]:
+    """Valid :class:`~rummylib.scoring.CardPoints`, shrinking towards the defaults.
+
+    An ace, a face card and a joker are each worth 0–25 points (defaults first: 1, 10, 0), and
+    ``ace_low_run`` is unset or 0–25.
+
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=500, database=None, phases=[Phase.generate, Phase.shrink])
+    >>> find(card_points(), lambda points: True, settings=fresh)
+    CardPoints(ace=1, face=10, joker=0, ace_low_run=None)
+    >>> find(card_points(), lambda points: points.joker > points.face, settings=fresh)
+    CardPoints(ace=1, face=10, joker=11, ace_low_run=None)
+    """
+    values = range(MAX_CARD_POINTS + 1)
+    return st.builds(
+        CardPoints,
+        ace=st.sampled_from(_default_first(1, values)),
+        face=st.sampled_from(_default_first(10, values)),
+        joker=st.sampled_from(_default_first(0, values)),
+        ace_low_run=st.none() | st.sampled_from(values),
+    )
+
+
+# -- actions ---------------------------------------------------------------------------------
+
+#: How :func:`actions` fills each field of an action class (by field name).
+_ACTION_FIELDS: Final[dict[str, Callable[[int], st.SearchStrategy[Any]]]] = {
+    "player": lambda players: st.integers(0, players - 1),
+    "card": lambda players: cards(),
+    "discard": lambda players: cards(),
+    "count": lambda players: st.integers(1, 5),
+    "melds": lambda players: st.lists(melds(MeldRules()), max_size=3).map(tuple),
+    "table": lambda players: st.lists(melds(MeldRules()), max_size=3).map(tuple),
+    "accept": lambda players: st.booleans(),
+    "meld_index": lambda players: st.integers(0, 5),
+    "stands_for": lambda players: st.none() | cards(jokers=False),
+    "end": lambda players: st.none() | st.sampled_from(RunEnd),
+}
+
+_A = TypeVar("_A", bound=PlayerAction)
+
+
+def actions(action_type: type[_A] | None = None, *, players: int = 6) -> st.SearchStrategy[Any]:
+    """Well-formed actions of ``action_type`` (default: of every class), legal or not.
+
+    These are the values a server's parser must turn into moves and back, whatever the state:
+    players ``0…players-1``, any card, 1–5 cards taken from the pile, up to three melds under
+    the default :class:`~rummylib.melds.MeldRules`, meld indexes 0–5. Examples shrink towards
+    ``DrawStock(player=0)``; for moves that fit a state, see :func:`legal_actions` and
+    :func:`illegal_actions`.
+
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=500, database=None, phases=[Phase.generate, Phase.shrink])
+    >>> find(actions(), lambda action: True, settings=fresh)
+    DrawStock(player=0)
+    >>> find(actions(Discard), lambda action: action.card.is_joker, settings=fresh)
+    Discard(player=0, card=Card.parse('*'))
+    >>> actions(str)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: action_type must be an action class, not <class 'str'>
+
+    Args:
+        action_type: an action class of :mod:`rummylib.actions`, or ``None`` for any.
+        players: how many seats the ``player`` fields range over.
+
+    Raises:
+        ConfigurationError: ``action_type`` is not an action class, or ``players`` is not a
+            whole number of at least 1.
+    """
+    if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+        msg = f"players must be a whole number of at least 1, not {players!r}"
+        raise ConfigurationError(msg)
+    if action_type is None or action_type is PlayerAction:
+        return st.one_of([actions(cls, players=players) for cls in ACTION_TYPES.values()])
+    if action_type not in ACTION_TYPES.values():
+        msg = f"action_type must be an action class, not {action_type!r}"
+        raise ConfigurationError(msg)
+    fields = {
+        field.name: _ACTION_FIELDS[field.name](players)
+        for field in attrs.fields(action_type)
+        if field.init
+    }
+    return st.builds(action_type, **fields)
+
+
+# -- deals and games -------------------------------------------------------------------------
+
+
+def sorted_deal(variant: Variant | str, players: int) -> tuple[Card, ...]:
+    """The deck, stacked so each player is dealt a block of consecutive cards of the deck.
+
+    Player 0 gets the first cards of :meth:`~rummylib.engine.Variant.deck_for` in its
+    canonical order (clubs from the ace up), player 1 the next ones, and so on; the rest
+    follows in canonical order (face-up cards first, then the stock, top first). It is the deal
+    :func:`games` (steered to a wanted state) and :class:`~rummylib.testing.RulesMachine`
+    shrink towards: readable, and rich in melds, so declarations and lay-downs come after a
+    move or two.
+
+    >>> deck = sorted_deal("rummy101", 2)
+    >>> state = new_game("rummy101", players=2, seed=0, deck=deck)
+    >>> [format_cards(hand) for hand in state.hands]
+    ['Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc', 'Ad 2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd']
+    >>> state.open_card, state.stock[0]
+    (Card.parse('Ah'), Card.parse('2h'))
+
+    Args:
+        variant: a variant or registered name.
+        players: the player count.
+
+    Raises:
+        UnknownVariantError: the name is not registered.
+        ConfigurationError: a bad player count.
+    """
+    if isinstance(variant, str):
+        variant = get_variant(variant)
+    players = variant.check_players(players)
+    deck = variant.deck_for(players)
+    size = variant.hand_size_for(players)
+    dealt = players * size
+    # Dealing is round-robin from player 0: the i-th card dealt goes to player i % players.
+    front = [deck[(index % players) * size + index // players] for index in range(dealt)]
+    return (*front, *deck[dealt:])
+
+
+#: How many moves :func:`games` plays at most to reach a wanted state, unless told.
+STEERING_BUDGET: Final = 200
+
+#: Out of ``GUIDE_ODDS + 1`` steered moves, about one leaves the greedy guide for another
+#: legal move; shrinking brings every move back to the guide's.
+GUIDE_ODDS: Final = 4
+
+#: How many of a state's listed moves steering tries for one that reaches a wanted state (a
+#: Turkish hand rich in melds lists hundreds of lay-downs).
+LOOKAHEAD: Final = 32
+
+#: How many matches :func:`games` keeps the explored states of (see :class:`_Step`).
+_KEPT_MATCHES: Final = 8
+
+
+class _Step:
+    """A state met while steering, with the states its moves lead to, computed once.
+
+    Shrinking replays the same matches hundreds of times with small changes; keeping what was
+    explored (the greedy move, the legal moves' results) makes a replay of a known line cost
+    look-ups instead of moves.
+    """
+
+    __slots__ = ("_after", "_guided", "state")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._after: dict[int, _Step] = {}
+        self._guided: _Step | None = None
+
+    def after(self, index: int) -> _Step:
+        """The step after the ``index``-th legal action."""
+        step = self._after.get(index)
+        if step is None:
+            step = _Step(self.state.apply(self.state.legal_actions()[index]))
+            self._after[index] = step
+        return step
+
+    def guided(self) -> _Step:
+        """The step after the greedy player's move."""
+        if self._guided is None:
+            state = self.state
+            move = _GUIDE.choose(state.observation(state.to_act[0]))
+            self._guided = _Step(state.apply(move))
+        return self._guided
+
+
+_GUIDE: Final = GreedyBot()
+_MATCHES: Final[OrderedDict[tuple[Variant, int, int, bool], _Step]] = OrderedDict()
+
+
+def _start(variant: Variant, players: int, seed: int, is_sorted: bool) -> _Step:
+    key = (variant, players, seed, is_sorted)
+    step = _MATCHES.get(key)
+    if step is None:
+        deck = sorted_deal(variant, players) if is_sorted else None
+        step = _Step(new_game(variant, players=players, seed=seed, deck=deck))
+        _MATCHES[key] = step
+        while len(_MATCHES) > _KEPT_MATCHES:
+            _MATCHES.popitem(last=False)
+    else:
+        _MATCHES.move_to_end(key)
+    return step
+
+
 @st.composite
-def _game(
-    draw: st.DrawFn, variant: Variant | str | None, players: int | None, max_actions: int
-) -> GameState:
+def _deal(
+    draw: st.DrawFn, variant: Variant | None, players: int | None, *, sorted_deals: bool
+) -> _Step:
+    """A new match: a variant, a player count, then a seeded shuffle or the sorted deal."""
     chosen = draw(variants()) if variant is None else variant
-    if isinstance(chosen, str):
-        chosen = get_variant(chosen)
     count = (
         draw(st.integers(chosen.min_players, chosen.max_players)) if players is None else players
     )
+    # About one match in four starts with the sorted deal, and examples shrink to it.
+    is_sorted = sorted_deals and draw(st.integers(0, 3)) == 0
     seed = draw(st.integers(0, 2**32 - 1))
+    return _start(chosen, count, seed, is_sorted)
+
+
+def _random_play(draw: st.DrawFn, state: GameState, max_actions: int) -> GameState:
     choices = draw(st.lists(st.integers(0, 2**16), max_size=max_actions))
-    state = new_game(chosen, players=count, seed=seed)
     for choice in choices:
         if state.is_over:
             break
-        actions = state.legal_actions()
-        state = state.apply(actions[choice % len(actions)])
+        moves = state.legal_actions()
+        state = state.apply(moves[choice % len(moves)])
     return state
 
 
+def _reaching(step: _Step, target: Callable[[GameState], bool]) -> list[_Step]:
+    """The steps after the first ``LOOKAHEAD`` legal actions that meet ``target``."""
+    count = min(len(step.state.legal_actions()), LOOKAHEAD)
+    return [after for after in map(step.after, range(count)) if target(after.state)]
+
+
+def _steer(draw: st.DrawFn, step: _Step, target: Callable[[GameState], bool], budget: int) -> _Step:
+    """Play towards ``target``: greedy moves, a few others, and any move that gets there.
+
+    A listed move that reaches a wanted state is taken; so is the first listed move when a
+    move after it does (a draw before a declaration). Otherwise the greedy player moves, or,
+    about once in ``GUIDE_ODDS + 1`` times, any legal move. Every choice is a draw that
+    shrinks to the first option, so shrinking shortens the line as far as steering allows.
+    """
+    for _ in range(budget):
+        if target(step.state):
+            return step
+        if step.state.is_over:
+            break
+        reaching = _reaching(step, target)
+        if reaching:
+            return draw(st.sampled_from(reaching))
+        first = step.after(0)
+        if _reaching(first, target):
+            step = first  # two moves away, through the first listed move
+        elif draw(st.integers(0, GUIDE_ODDS)) < GUIDE_ODDS:
+            step = step.guided()
+        else:
+            step = step.after(draw(st.integers(0, len(step.state.legal_actions()) - 1)))
+    if not target(step.state):
+        reject()  # the budget ran out (or the match ended) before the state was reached
+    return step
+
+
+def _linger(
+    draw: st.DrawFn, step: _Step, target: Callable[[GameState], bool], most: int
+) -> GameState:
+    """Up to ``most`` further legal moves, as long as each leads to a state meeting ``target``."""
+    for choice in draw(st.lists(st.integers(0, 2**16), max_size=most)):
+        count = len(step.state.legal_actions())
+        if count == 0:
+            break
+        after = step.after(choice % count)
+        if not target(after.state):
+            break
+        step = after
+    return step.state
+
+
+@st.composite
+def _game(
+    draw: st.DrawFn,
+    variant: Variant | None,
+    players: int | None,
+    *,
+    max_actions: int,
+    target: Callable[[GameState], bool] | None,
+    max_actions_after: int,
+) -> GameState:
+    start = draw(_deal(variant, players, sorted_deals=target is not None))
+    if target is None:
+        return _random_play(draw, start.state, max_actions)
+    reached = _steer(draw, start, target, max_actions)
+    return _linger(draw, reached, target, max_actions_after)
+
+
+def _read_phases(phase: object) -> frozenset[Phase] | None:
+    if phase is None:
+        return None
+    if isinstance(phase, Phase):
+        return frozenset({phase})
+    if isinstance(phase, Collection) and not isinstance(phase, str):
+        phases = frozenset(phase)
+        if phases and all(isinstance(one, Phase) for one in phases):
+            return phases
+    msg = f"phase must be a Phase or a collection of them, not {phase!r}"
+    raise ConfigurationError(msg)
+
+
+def _read_count(name: str, value: object, *, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        msg = f"{name} must be a whole number of at least {low}, not {value!r}"
+        raise ConfigurationError(msg)
+    return value
+
+
+def _target(
+    phases: frozenset[Phase] | None, where: Callable[[GameState], object] | None
+) -> Callable[[GameState], bool] | None:
+    if phases is None and where is None:
+        return None
+
+    def target(state: GameState) -> bool:
+        if phases is not None and state.phase not in phases:
+            return False
+        return where is None or bool(where(state))
+
+    return target
+
+
 def games(
-    variant: Variant | str | None = None, *, players: int | None = None, max_actions: int = 60
+    variant: Variant | str | None = None,
+    *,
+    players: int | None = None,
+    max_actions: int | None = None,
+    phase: Phase | Collection[Phase] | None = None,
+    where: Callable[[GameState], object] | None = None,
+    max_actions_after: int = 10,
 ) -> st.SearchStrategy[GameState]:
-    """States reachable by legal play: a seeded deal, then up to ``max_actions`` legal moves.
+    """States reachable by legal play: a deal, then legal moves, optionally to a wanted state.
 
-    Each move is drawn as an index into :meth:`~rummylib.state.GameState.legal_actions`, so
-    examples shrink towards the start of the match and towards the first listed action.
+    Without ``phase`` or ``where``: a seeded deal (the seed makes every later shuffle too),
+    then up to ``max_actions`` (default 60) moves, each drawn as an index into
+    :meth:`~rummylib.state.GameState.legal_actions`: examples shrink towards the start of
+    the match and the first listed action.
 
+    With ``phase`` (a :class:`~rummylib.engine.Phase` or several) and/or ``where`` (a
+    predicate on states), about one deal in four is the :func:`sorted_deal`, and play is
+    *steered* to a wanted state instead of filtered: a greedy player
+    (:class:`~rummylib.bots.GreedyBot`) makes most moves, about one in five is another legal
+    move, and any legal move that reaches a wanted state is taken at once. Once there, up to
+    ``max_actions_after`` further moves are drawn among those that keep the state wanted
+    (other players showing their melds, more lay-downs). A state not reached within
+    ``max_actions`` moves (default 200) is rejected, so ask only for states the variant has
+    (``KNOCK_CHOICE`` is Carousel's). Examples shrink to the sorted deal and the fewest moves:
+    here a Rummy 101 declaration on the first turn.
+
+    >>> import hypothesis  # (its Phase, of a test run, is not rummylib's Phase, of a game)
     >>> from hypothesis import find, settings
-    >>> fresh = settings(max_examples=200, database=None)
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(
+    ...     max_examples=200,
+    ...     database=None,
+    ...     phases=[hypothesis.Phase.generate, hypothesis.Phase.shrink],
+    ... )
     >>> state = find(games("rummy101", players=2), lambda s: len(s.history) >= 3, settings=fresh)
     >>> len(state.history), state.player_count
     (3, 2)
+    >>> wanted = games("rummy101", players=2, phase=Phase.SHOW_MELDS)
+    >>> state = find(wanted, lambda state: True, settings=fresh)
+    >>> [type(action).__name__ for action in state.history]
+    ['DrawStock', 'DeclareRummy']
+    >>> declaration = state.history[-1]
+    >>> str(declaration.discard), [str(meld) for meld in declaration.melds]
+    ('2h', ['Ac 2c 3c', '4c 5c 6c', '7c 8c 9c', 'Tc Jc Qc Kc'])
+    >>> state.phase, state.to_act
+    (<Phase.SHOW_MELDS: 'show_melds'>, (1,))
 
     Args:
         variant: a variant or registered name; ``None`` draws one of :func:`variants`.
-        players: the player count; ``None`` draws one in the variant's range.
-        max_actions: the most moves played from the deal.
+        players: the player count; ``None`` draws one in the variant's range (fewest first).
+        max_actions: the most moves played from the deal (to reach the wanted state, with
+            ``phase`` or ``where``).
+        phase: the wanted phase, or a collection of phases any of which will do.
+        where: a predicate the wanted state meets, e.g. ``lambda state: state.table`` for
+            melds on the table.
+        max_actions_after: the most moves played on within the wanted states.
+
+    Raises:
+        UnknownVariantError: the variant name is not registered.
+        ConfigurationError: a bad player count, phase, predicate or number of moves.
     """
     if isinstance(variant, str):
         variant = get_variant(variant)
     if variant is not None and players is not None:
         variant.check_players(players)
-    return _game(variant, players, max_actions)
+    phases = _read_phases(phase)
+    if where is not None and not callable(where):
+        msg = f"where must be a predicate on states, not {where!r}"
+        raise ConfigurationError(msg)
+    target = _target(phases, where)
+    if max_actions is None:
+        max_actions = 60 if target is None else STEERING_BUDGET
+    max_actions = _read_count("max_actions", max_actions)
+    max_actions_after = _read_count("max_actions_after", max_actions_after)
+    return _game(
+        variant,
+        players,
+        max_actions=max_actions,
+        target=target,
+        max_actions_after=max_actions_after,
+    )
+
+
+@st.composite
+def _observation(draw: st.DrawFn, states: st.SearchStrategy[GameState]) -> Observation:
+    state = draw(states)
+    player = draw(st.integers(0, state.player_count - 1))
+    return state.observation(player)
+
+
+def observations(
+    variant: Variant | str | None = None,
+    *,
+    players: int | None = None,
+    max_actions: int | None = None,
+    phase: Phase | Collection[Phase] | None = None,
+    where: Callable[[GameState], object] | None = None,
+    max_actions_after: int = 10,
+) -> st.SearchStrategy[Observation]:
+    """What one player sees of a state from :func:`games`, for testing bots and views.
+
+    The arguments are those of :func:`games`; the seat is any of the table, shrinking towards
+    player 0.
+
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
+    >>> seen = find(observations("carousel"), lambda seen: seen.player == 1, settings=fresh)
+    >>> seen.player, seen.hand_sizes, seen.legal_actions
+    (1, (10, 10), ())
+
+    Raises:
+        UnknownVariantError: the variant name is not registered.
+        ConfigurationError: a bad player count, phase, predicate or number of moves.
+    """
+    return _observation(
+        games(
+            variant,
+            players=players,
+            max_actions=max_actions,
+            phase=phase,
+            where=where,
+            max_actions_after=max_actions_after,
+        )
+    )
+
+
+# -- moves that fit a state ------------------------------------------------------------------
+
+
+def _reordered(action: Action, order: Sequence[int]) -> Action:
+    if isinstance(action, DeclareRummy | ShowMelds | LayDown):
+        return attrs.evolve(action, melds=tuple(action.melds[index] for index in order))
+    if isinstance(action, Rearrange):
+        return attrs.evolve(action, table=tuple(action.table[index] for index in order))
+    return action
+
+
+def _meld_count(action: Action) -> int:
+    if isinstance(action, DeclareRummy | ShowMelds | LayDown):
+        return len(action.melds)
+    if isinstance(action, Rearrange):
+        return len(action.table)
+    return 0
+
+
+@st.composite
+def _legal_action(draw: st.DrawFn, listed: tuple[Action, ...], reorder_melds: bool) -> Action:
+    action = draw(st.sampled_from(listed))
+    count = _meld_count(action)
+    if reorder_melds and count > 1:
+        action = _reordered(action, draw(st.permutations(range(count))))
+    return action
+
+
+def legal_actions(
+    state: GameState, player: int | None = None, *, reorder_melds: bool = True
+) -> st.SearchStrategy[Action]:
+    """A legal action in ``state``: one of its listed actions (of ``player``, if given).
+
+    An action that carries several melds may come with them in another order: the same cards
+    shown the same way, which the rules accept too, so a server must not insist on the listed
+    order (``reorder_melds=False`` keeps it).
+    Examples shrink towards the first listed action; the strategy is empty when nobody (or
+    not ``player``) may act.
+
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
+    >>> state = new_game("rummy101", players=2, seed=5)
+    >>> find(legal_actions(state), lambda action: True, settings=fresh)
+    DrawStock(player=0)
+    >>> legal_actions(state, player=1).is_empty
+    True
+
+    Args:
+        state: the state to act in.
+        player: whose actions; ``None`` for everyone who may act now.
+        reorder_melds: whether melds of an action may come in another order.
+    """
+    listed = state.legal_actions(player)
+    if not listed:
+        return st.nothing()
+    return _legal_action(listed, reorder_melds)
+
+
+class Refusal(enum.Enum):
+    """Why an action from :func:`illegal_actions` must be refused: how it was built.
+
+    >>> Refusal("not_your_turn")
+    <Refusal.NOT_YOUR_TURN: 'not_your_turn'>
+    """
+
+    #: A legal move of someone who may act, made by a seated player who may not act now.
+    NOT_YOUR_TURN = "not_your_turn"
+    #: A move of a player who must act, of a kind none of their legal moves is now (a discard
+    #: before taking a card, a draw after it, a pass or a knock the rules do not offer).
+    WRONG_PHASE = "wrong_phase"
+    #: A legal discard or lay-off (or a declaration's finishing card) with the card replaced
+    #: by one the player does not hold.
+    CARD_NOT_HELD = "card_not_held"
+    #: A lay-off onto a table meld that does not exist (the index is out of range).
+    NO_SUCH_MELD = "no_such_meld"
+    #: Taking no cards, or more cards than the discard pile holds.
+    BAD_COUNT = "bad_count"
+    #: A legal move, made by a seat beyond the table.
+    NO_SUCH_PLAYER = "no_such_player"
+    #: Any move once the match is over.
+    MATCH_OVER = "match_over"
+
+
+#: Moves with no fields but the player's; :data:`Refusal.WRONG_PHASE` tries each.
+_BARE_MOVES: Final[
+    tuple[
+        type[
+            DrawStock | TakeOpenCard | Knock | Pass | GiveUp | ProposeFrish | Rebuy | DeclineRebuy
+        ],
+        ...,
+    ]
+] = (
+    DrawStock,
+    TakeOpenCard,
+    Knock,
+    Pass,
+    GiveUp,
+    ProposeFrish,
+    Rebuy,
+    DeclineRebuy,
+)
+
+
+def _not_held(hand: Sequence[Card], *, jokers: bool) -> list[Card]:
+    """A few cards ``hand`` does not hold: the first absent naturals, and the joker."""
+    held = set(hand)
+    absent = [card for card in CARDS[:JOKER_INDEX] if card not in held][:2]
+    if jokers and JOKER not in held:
+        absent.append(JOKER)
+    return absent
+
+
+def _with_other_card(action: Action, hand: Sequence[Card]) -> list[Action]:
+    if isinstance(action, Discard):
+        return [attrs.evolve(action, card=card) for card in _not_held(hand, jokers=True)]
+    if isinstance(action, LayOff) and action.stands_for is None:
+        return [attrs.evolve(action, card=card) for card in _not_held(hand, jokers=False)]
+    if isinstance(action, DeclareRummy):
+        return [attrs.evolve(action, discard=card) for card in _not_held(hand, jokers=True)]
+    return []
+
+
+def _wrong_phase(state: GameState, player: int) -> list[Action]:
+    kinds = {type(action) for action in state.legal_actions(player)}
+    moves: list[Action] = [kind(player=player) for kind in _BARE_MOVES if kind not in kinds]
+    if AnswerFrish not in kinds:
+        moves += [AnswerFrish(player=player, accept=answer) for answer in (False, True)]
+    if TakeDiscard not in kinds:
+        moves.append(TakeDiscard(player=player))
+    if Discard not in kinds:
+        held = sorted(set(state.hands[player]), key=lambda card: card.index)
+        moves += [Discard(player=player, card=card) for card in held]
+    return moves
+
+
+def _lay_off_nowhere(state: GameState, player: int) -> list[Action]:
+    hand = state.hands[player]
+    if not hand:
+        return []
+    card = min(hand, key=lambda card: card.index)
+    stands_for = CARDS[0] if card.is_joker else None
+    size = len(state.table)
+    return [
+        LayOff(player=player, card=card, meld_index=index, stands_for=stands_for)
+        for index in (size, size + 1, -1)
+    ]
+
+
+def _refusals(state: GameState) -> list[tuple[Action, Refusal]]:
+    """Every illegal action :func:`illegal_actions` draws from, with its kind, simplest first."""
+    seats = range(state.player_count)
+    if state.is_over:
+        return [(DrawStock(player=player), Refusal.MATCH_OVER) for player in seats] + [
+            (Pass(player=player), Refusal.MATCH_OVER) for player in seats
+        ]
+    listed = state.legal_actions()
+    found: list[tuple[Action, Refusal]] = []
+    waiting = [player for player in seats if player not in state.to_act]
+    found += [
+        (attrs.evolve(action, player=player), Refusal.NOT_YOUR_TURN)
+        for player in waiting
+        for action in listed
+    ]
+    for player in state.to_act:
+        found += [(action, Refusal.WRONG_PHASE) for action in _wrong_phase(state, player)]
+    for action in listed:
+        found += [
+            (changed, Refusal.CARD_NOT_HELD)
+            for changed in _with_other_card(action, state.hands[action.player])
+        ]
+    for player in state.to_act:
+        found += [(action, Refusal.NO_SUCH_MELD) for action in _lay_off_nowhere(state, player)]
+        size = len(state.discard_pile)
+        found += [
+            (TakeDiscard(player=player, count=count), Refusal.BAD_COUNT)
+            for count in (size + 1, 0, -1)
+        ]
+    found += [
+        (attrs.evolve(action, player=state.player_count + extra), Refusal.NO_SUCH_PLAYER)
+        for extra in (0, 1)
+        for action in listed[:3]
+    ]
+    return found
+
+
+def illegal_actions(
+    state: GameState, kinds: Refusal | Collection[Refusal] | None = None
+) -> st.SearchStrategy[tuple[Action, Refusal]]:
+    """An action ``state`` must refuse, with the :class:`Refusal` it was built to break.
+
+    Each is a well-formed action with one thing wrong: a legal move made by someone who may
+    not act, a kind of move the player has no legal instance of now, a card the player does
+    not hold, a meld index or a count that does not fit, a seat beyond the table, or any move
+    after the end. (What the engine says is in the :class:`~rummylib.errors.IllegalActionError`
+    it raises; the kind is for the caller's own error codes.) Examples shrink towards the
+    first kind in :class:`Refusal` order that the state has; the strategy is empty when no
+    action of the wanted kinds fits.
+
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
+    >>> state = new_game("rummy101", players=2, seed=5)
+    >>> find(illegal_actions(state), lambda pair: True, settings=fresh)
+    (DrawStock(player=1), <Refusal.NOT_YOUR_TURN: 'not_your_turn'>)
+    >>> action, kind = find(illegal_actions(state, Refusal.WRONG_PHASE), bool, settings=fresh)
+    >>> state.verify(action)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.IllegalActionError: Knock is not a move of the draw phase
+
+    Args:
+        state: the state that must refuse the action.
+        kinds: the kinds wanted (one or a collection); ``None`` for all.
+
+    Raises:
+        ConfigurationError: ``kinds`` is not a :class:`Refusal` or a collection of them.
+    """
+    if kinds is None:
+        wanted = frozenset(Refusal)
+    elif isinstance(kinds, Refusal):
+        wanted = frozenset({kinds})
+    elif isinstance(kinds, Collection) and all(isinstance(kind, Refusal) for kind in kinds):
+        wanted = frozenset(kinds)
+    else:
+        msg = f"kinds must be a Refusal or a collection of them, not {kinds!r}"
+        raise ConfigurationError(msg)
+    found = [pair for pair in _refusals(state) if pair[1] in wanted]
+    if not found:
+        return st.nothing()
+    return st.sampled_from(found)
+
+
+# -- type strategies -------------------------------------------------------------------------
+
+
+def for_type(thing: type[Any]) -> st.SearchStrategy[Any]:
+    """The strategy rummylib registers with Hypothesis for the type ``thing``.
+
+    rummylib's entry point in the ``hypothesis`` group registers these when Hypothesis
+    starts (``st.from_type(Card)``, ``@given`` with annotations), and imports this module
+    only when one of them is first used:
+
+    ========================================= ==================================================
+    type                                      strategy
+    ========================================= ==================================================
+    :class:`~rummylib.cards.Card`             :func:`cards`
+    :class:`~rummylib.melds.Meld`             :func:`melds` under the default ``MeldRules()``
+    :class:`~rummylib.melds.MeldRules`        :func:`meld_rules`
+    :class:`~rummylib.scoring.CardPoints`     :func:`card_points`
+    :class:`~rummylib.engine.Variant`         :func:`variants`
+    :class:`~rummylib.state.GameState`        :func:`games`
+    :class:`~rummylib.views.Observation`      :func:`observations`
+    each action class, and ``PlayerAction``   :func:`actions` of that class (of any)
+    ========================================= ==================================================
+
+    >>> from hypothesis import Phase, find, settings
+    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
+    >>> fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
+    >>> find(for_type(Card), lambda card: True, settings=fresh)
+    Card.parse('Ac')
+    >>> for_type(int)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: rummylib registers no strategy for <class 'int'>
+
+    Raises:
+        ConfigurationError: ``thing`` is not one of the types above.
+    """
+    simple: dict[type[Any], Callable[[], st.SearchStrategy[Any]]] = {
+        Card: cards,
+        Meld: lambda: melds(MeldRules()),
+        MeldRules: meld_rules,
+        CardPoints: card_points,
+        Variant: variants,
+        GameState: games,
+        Observation: observations,
+        PlayerAction: actions,
+    }
+    if thing in simple:
+        return simple[thing]()
+    if thing in ACTION_TYPES.values():
+        return actions(thing)
+    msg = f"rummylib registers no strategy for {thing!r}"
+    raise ConfigurationError(msg)

@@ -1,0 +1,73 @@
+"""Hypothesis plugin: rummylib's type strategies, registered through Hypothesis's entry point.
+
+``pyproject.toml`` declares ``setup`` in the entry-point group ``hypothesis``; Hypothesis calls
+it once, at the end of ``import hypothesis``. It registers a strategy for each of
+:data:`REGISTERED_TYPES`, so ``st.from_type(Card)`` and ``@given`` with type annotations work
+once rummylib is installed, with no import of :mod:`rummylib.strategies`.
+
+Registration is lazy twice over. ``import rummylib`` never imports this module (nor
+Hypothesis): only Hypothesis does. And this module registers *resolvers*, functions Hypothesis
+calls the first time it needs a strategy for one of the types; only then is
+:mod:`rummylib.strategies` imported, to build it (:func:`~rummylib.strategies.for_type`).
+Setting ``HYPOTHESIS_NO_PLUGINS`` turns every Hypothesis plugin off, this one included.
+
+>>> from hypothesis import find, settings
+>>> from hypothesis import strategies as st
+>>> find(st.from_type(Card), lambda card: card.is_joker, settings=settings(database=None))
+Card.parse('*')
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Final
+
+from hypothesis import strategies as st
+
+from rummylib.actions import ACTION_TYPES, PlayerAction
+from rummylib.cards import Card
+from rummylib.engine import Variant
+from rummylib.melds import Meld, MeldRules
+from rummylib.scoring import CardPoints
+from rummylib.state import GameState
+from rummylib.views import Observation
+
+__all__ = ["REGISTERED_TYPES", "setup"]
+
+#: Every type this plugin registers a strategy for.
+REGISTERED_TYPES: Final[tuple[type[Any], ...]] = (
+    Card,
+    Meld,
+    MeldRules,
+    CardPoints,
+    Variant,
+    GameState,
+    Observation,
+    PlayerAction,
+    *ACTION_TYPES.values(),
+)
+
+
+def _resolve(thing: type[Any]) -> st.SearchStrategy[Any]:
+    """The strategy for ``thing``, built by :mod:`rummylib.strategies` on first use.
+
+    The module is looked up by name here, not imported at the top: this function runs only
+    when Hypothesis first needs the strategy, which keeps ``import hypothesis`` (which loads
+    this plugin) from importing :mod:`rummylib.strategies`, a module that imports Hypothesis.
+    """
+    strategies = importlib.import_module("rummylib.strategies")
+    strategy: st.SearchStrategy[Any] = strategies.for_type(thing)
+    return strategy
+
+
+def setup() -> None:
+    """Register a resolver for each of :data:`REGISTERED_TYPES` (Hypothesis calls this).
+
+    Calling it again registers the same resolvers again, which changes nothing.
+
+    >>> setup()
+    >>> st.from_type(MeldRules).is_empty
+    False
+    """
+    for thing in REGISTERED_TYPES:
+        st.register_type_strategy(thing, _resolve)

@@ -1,0 +1,290 @@
+"""rummylib.testing: the RulesMachine calls its hooks as documented and checks what it says."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from rummylib import (
+    GameState,
+    IllegalActionError,
+    Observation,
+    get_variant,
+    new_game,
+    parse_cards,
+)
+from rummylib import Phase as GamePhase
+from rummylib.actions import Action, Disconnect, LayOff, Reconnect, TimeExpired
+from rummylib.strategies import sorted_deal
+from rummylib.testing import (
+    Refusal,
+    RulesMachine,
+    assert_cards_conserved,
+    assert_consistent_observation,
+    assert_no_leak,
+    hide_from,
+)
+from rummylib.variants.carousel import Carousel
+
+QUICK = settings(
+    max_examples=6,
+    stateful_step_count=10,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+# A run expected to fail: shrink it, but skip the "explain" phase (it replays variations).
+FAILING = settings(QUICK, max_examples=30, phases=[Phase.generate, Phase.shrink])
+
+
+def run(machine: type[RulesMachine], how: settings = QUICK) -> None:
+    run_state_machine_as_test(machine, settings=how)  # type: ignore[no-untyped-call]
+
+
+class RecordingMachine(RulesMachine):
+    """Checks each hook's arguments as it is called and records what it saw."""
+
+    calls: ClassVar[Counter[str]] = Counter()
+    refusals_seen: ClassVar[set[Refusal]] = set()
+    events_seen: ClassVar[set[type[Action]]] = set()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = False
+        self.observed: Counter[int] = Counter()
+
+    def on_start(self, state: GameState) -> None:
+        assert not self.started
+        self.started = True
+        self.calls["on_start"] += 1
+        assert state.history == ()
+        assert state.deal_number == 1
+        # The same match again from what on_start is given.
+        again = new_game(
+            state.variant, players=state.player_count, seed=state.seed, deck=state.deck
+        )
+        assert again == state
+        assert self.state is state
+
+    def on_action(self, before: GameState, action: Action, after: GameState) -> None:
+        assert self.started
+        self.calls["on_action"] += 1
+        assert before.is_legal(action)
+        assert before.apply(action) == after
+        assert after.history == (*before.history, after.history[-1])
+        assert self.state is after
+        if isinstance(action, Disconnect | Reconnect | TimeExpired):
+            self.events_seen.add(type(action))
+
+    def on_refused(
+        self, state: GameState, action: Action, refusal: Refusal, error: IllegalActionError
+    ) -> None:
+        self.calls["on_refused"] += 1
+        assert isinstance(refusal, Refusal)
+        assert refusal in self.refusals
+        assert not state.is_legal(action)
+        with pytest.raises(IllegalActionError) as raised:
+            state.verify(action)
+        assert str(raised.value) == str(error)
+        assert self.state is state
+        self.refusals_seen.add(refusal)
+
+    def check_observation(self, state: GameState, player: int, observation: Observation) -> None:
+        self.calls["check_observation"] += 1
+        assert observation == state.observation(player)
+        assert self.state is state
+        self.observed[player] += 1
+
+    def on_finish(self, state: GameState) -> None:
+        self.calls["on_finish"] += 1
+        assert self.state is state
+        # Every seat was shown the same number of times: once per step, and after the deal.
+        assert set(self.observed) == set(range(state.player_count))
+        assert len(set(self.observed.values())) == 1
+
+
+def test_the_hooks_are_called_with_what_they_document() -> None:
+    RecordingMachine.calls.clear()
+    RecordingMachine.refusals_seen.clear()
+    run(RecordingMachine)
+    calls = RecordingMachine.calls
+    assert calls["on_start"] == calls["on_finish"] >= 6
+    assert calls["on_action"] > 0
+    assert calls["on_refused"] > 0
+    assert calls["check_observation"] > calls["on_action"]
+
+
+class IsraeliRecordingMachine(RecordingMachine):
+    variant = "rummy101"
+    players = 2
+    table_settings = ({}, {"elimination_threshold": 25})
+
+
+def test_the_machine_plays_the_variant_and_settings_it_is_given() -> None:
+    thresholds: set[int] = set()
+
+    class Machine(IsraeliRecordingMachine):
+        def on_start(self, state: GameState) -> None:
+            super().on_start(state)
+            assert state.variant.name == "rummy101"
+            assert state.player_count == 2
+            thresholds.add(state.variant.elimination_threshold)  # type: ignore[attr-defined]
+
+    run(Machine, settings(QUICK, max_examples=15))
+    assert thresholds == {101, 25}
+
+
+def test_the_machine_tries_only_the_refusals_it_is_given() -> None:
+    class Machine(IsraeliRecordingMachine):
+        refusals = (Refusal.BAD_COUNT,)
+        host_events = False
+
+    Machine.refusals_seen.clear()
+    Machine.events_seen.clear()
+    run(Machine, settings(QUICK, stateful_step_count=20))
+    assert Machine.refusals_seen == {Refusal.BAD_COUNT}
+    assert Machine.events_seen == set()
+
+
+def test_the_machine_reports_host_events() -> None:
+    class Machine(IsraeliRecordingMachine):
+        refusals = ()
+
+    Machine.events_seen.clear()
+    run(Machine, settings(QUICK, max_examples=10, stateful_step_count=20))
+    assert Machine.events_seen  # at least one Disconnect, Reconnect or TimeExpired
+
+
+def failure_of(machine: type[RulesMachine]) -> AssertionError:
+    with pytest.raises(AssertionError) as raised:
+        run(machine, FAILING)
+    return raised.value
+
+
+def test_a_failing_hook_fails_the_machine_and_shrinks_to_the_sorted_deal() -> None:
+    class NoTableMachine(RulesMachine):
+        """Claims the table stays empty: wrong from the first lay-down on."""
+
+        variant = "turkish500"
+        players = 2
+        refusals = ()
+        host_events = False
+
+        def check_observation(
+            self, state: GameState, player: int, observation: Observation
+        ) -> None:
+            assert not observation.table, "a meld on the table"
+
+    error = failure_of(NoTableMachine)
+    assert "a meld on the table" in str(error)
+    notes = "\n".join(getattr(error, "__notes__", []))
+    assert "Draw 2 (deal): 'sorted'" in notes
+    assert "Draw 3 (seed): 0" in notes
+
+
+@attrs.frozen(kw_only=True)
+class LeakyCarousel(Carousel):
+    """A broken variant: it tells every player the next card of the stock."""
+
+    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
+        return (*super().public_info(state, player), ("stock_top", state.stock[:1]))
+
+
+def test_the_machine_finds_an_observation_that_leaks() -> None:
+    class LeakMachine(RulesMachine):
+        variant = LeakyCarousel()
+
+    error = failure_of(LeakMachine)
+    assert "observation changes with cards they cannot see" in str(error)
+
+
+def test_the_leak_check_can_be_turned_off() -> None:
+    class TrustingMachine(RulesMachine):
+        variant = LeakyCarousel()
+        check_leaks = False
+
+    run(TrustingMachine, settings(QUICK, max_examples=3))
+
+
+def test_the_machine_finds_a_refusal_rummylib_does_not_make(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A broken rules engine: it accepts a lay-off onto a meld that is not there.
+    variant = get_variant("carousel")
+    original = type(variant).verify
+
+    def verify(self: Any, state: GameState, action: Action) -> None:
+        if isinstance(action, LayOff) and action.meld_index >= len(state.table):
+            return
+        original(self, state, action)
+
+    monkeypatch.setattr(Carousel, "verify", verify)
+
+    class Machine(RulesMachine):
+        variant = "carousel"
+        refusals = (Refusal.NO_SUCH_MELD,)
+
+    error = failure_of(Machine)
+    assert "rummylib accepted LayOff" in str(error)
+    assert "built to be refused (no_such_meld)" in str(error)
+
+
+# -- the checks on their own -------------------------------------------------------------------
+
+
+def test_assert_cards_conserved_names_the_cards() -> None:
+    state = new_game("rummy101", players=2, seed=4, deck=sorted_deal("rummy101", 2))
+    deck = state.all_cards()
+    assert_cards_conserved(state, deck)
+    with pytest.raises(AssertionError, match=r"^cards were created: 7h \*$"):
+        assert_cards_conserved(state.replace(stock=(*state.stock, *parse_cards("7h *"))), deck)
+    assert state.stock[0] == parse_cards("2h")[0]
+    swapped = state.replace(stock=(*parse_cards("7h"), *state.stock[1:]))
+    with pytest.raises(AssertionError, match=r"^cards were lost: 2h; created: 7h$"):
+        assert_cards_conserved(swapped, deck)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("hand", ()),
+        ("hand_sizes", (0, 0)),
+        ("stock_size", 0),
+        ("discard_pile", tuple(parse_cards("Ks"))),
+        ("phase", GamePhase.PLAY),
+        ("to_act", (1,)),
+        ("pot", 99),
+        ("legal_actions", ()),
+    ],
+)
+def test_assert_consistent_observation_names_the_wrong_field(field: str, value: Any) -> None:
+    state = new_game("rummy101", players=2, seed=4)
+    wrong = attrs.evolve(state.observation(0), **{field: value})
+    with pytest.raises(AssertionError, match=f"^p1's observation shows {field} "):
+        assert_consistent_observation(state, 0, wrong)
+
+
+def test_hide_from_keeps_what_the_player_sees_and_shuffles_the_rest() -> None:
+    state = new_game("rummy101", players=3, seed=4, deck=sorted_deal("rummy101", 3))
+    twin = hide_from(state, 1, random.Random(2))
+    assert twin.hands[1] == state.hands[1]
+    assert [len(hand) for hand in twin.hands] == [len(hand) for hand in state.hands]
+    assert twin.all_cards() == state.all_cards()
+    assert twin.hands[0] != state.hands[0]
+    assert twin.seed != state.seed
+    assert twin.open_card == state.open_card
+    assert_consistent_observation(twin, 1, state.observation(1))
+
+
+def test_assert_no_leak_finds_a_leak() -> None:
+    state = new_game(LeakyCarousel(), players=2, seed=4)
+    with pytest.raises(AssertionError, match="p1's observation changes with cards they cannot"):
+        assert_no_leak(state, 0)
+    fair = new_game("carousel", players=2, seed=4)
+    assert_no_leak(fair, 0)
