@@ -16,8 +16,15 @@
 
 ``rummylib variants`` lists the variants, their player ranges and settings.
 
+``rummylib simulate`` gives up a match after ``--max-actions`` actions (random bots in Rummy
+71/101 can go on for a very long time) and counts it as unfinished. It runs on every core
+(``--backend process``, ``--workers N``), in one process (``--backend serial``) or on Ray
+(``--backend ray``) with the same results for the same ``--seed``; ``--set key=value`` sets a
+table setting, ``--json FILE`` and ``--csv FILE`` save every match (:mod:`rummylib.simulate`).
+Ctrl-C stops it cleanly: it prints the summary of the matches played so far and exits with 130.
+
 Exit codes: 0 success, 1 "no" (not a meld; with ``--arrange``, deadwood left), 2 bad input (a
-one-line error, no traceback).
+one-line error ``rummylib: ...`` on stderr, no traceback), 130 interrupted (Ctrl-C).
 Progress bars, tables and colour come from :mod:`rich` when it is installed
 (``pip install 'rummylib[cli]'``); without it the output is plain text.
 """
@@ -25,26 +32,31 @@ Progress bars, tables and colour come from :mod:`rich` when it is installed
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
-import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
-from rummylib.actions import Action, AnswerFrish, ProposeFrish, TimeExpired
+from rummylib import svg
 from rummylib.arrangement import arrange, format_arrangement
-from rummylib.bots import Bot, GreedyBot, RandomBot, play
 from rummylib.cards import parse_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
 from rummylib.melds import AceRule, Meld, MeldRules
 from rummylib.scoring import CardPoints
-from rummylib.state import new_game
-from rummylib.variants import VARIANTS, get_variant
+from rummylib.simulate import BOT_NAMES, SimulationResult, simulate
+from rummylib.variants import VARIANTS, Variant, get_variant
 
 __all__ = ["main"]
 
 EXIT_OK = 0
 EXIT_NO = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a program stopped by Ctrl-C
+
+_BOT_NAMES = tuple(BOT_NAMES)
+_ERRORS_SHOWN = 5  # the first errors are printed after the summary; all are in --json/--csv
 
 
 class _Printer:
@@ -111,111 +123,100 @@ class _Progress:
             self._bar.start()
         return self
 
-    def advance(self) -> None:
+    def advance(self, count: int = 1) -> None:
         if self._bar is not None:
-            self._bar.advance(self._task)
+            self._bar.advance(self._task, count)
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.stop()
 
 
-def _make_bots(spec: str, players: int, seed: int) -> list[Bot]:
-    names = [name.strip().lower() for name in spec.split(",")]
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
+def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
+    variant: Variant = args.variant
+    if args.settings:
+        variant = get_variant(variant.name, **{**variant.settings(), **dict(args.settings)})
+    players = variant.check_players(args.players)
+    names: tuple[str, ...] = args.bots
+    if len(names) not in {1, players}:  # refused before any match
         msg = f"--bots names {len(names)} bots for {players} players"
         raise ConfigurationError(msg)
-    bots: list[Bot] = []
-    for seat, name in enumerate(names):
-        if name == "greedy":
-            bots.append(GreedyBot())
-        elif name == "random":
-            bots.append(RandomBot(seed=seed * 1000 + seat))
-        else:
-            msg = f"unknown bot {name!r}: use greedy or random"
-            raise ConfigurationError(msg)
-    return bots
-
-
-def _frish_counts(history: Sequence[Action]) -> tuple[int, int]:
-    proposals = accepted = 0
-    answers: list[bool] | None = None
-    for action in (*history, None):
-        if isinstance(action, AnswerFrish) and answers is not None:
-            answers.append(action.accept)
-            continue
-        if isinstance(action, TimeExpired) and answers is not None:
-            answers.append(False)  # no answer in time counts as a refusal (rule 1.18)
-            continue
-        if answers:
-            accepted += all(answers)
-        answers = None
-        if isinstance(action, ProposeFrish):
-            proposals += 1
-            answers = []
-    return proposals, accepted
-
-
-def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
-    variant = get_variant(args.variant)
-    players = variant.check_players(args.players)
-    if args.matches < 1:
-        msg = f"--matches must be at least 1, not {args.matches}"
-        raise ConfigurationError(msg)
-    wins = [0.0] * players
-    deals = actions = rebuys = unfinished = proposals = accepted = 0
-    deal_points: list[float] = []
-    started = time.perf_counter()
     with printer.progress(args.matches, f"{variant.name} x{players}") as progress:
-        for match in range(args.matches):
-            seed = args.seed * 100_003 + match
-            bots = _make_bots(args.bots, players, seed)
-            state = play(
-                new_game(variant, players=players, seed=seed), bots, max_actions=args.max_actions
-            )
-            actions += len(state.history)
-            asked, yes = _frish_counts(state.history)
-            proposals += asked
-            accepted += yes
-            records = state.deal_results
-            deals += len(records)
-            for record in records:
-                scored = [points for points in record.points if points]
-                if record.lines:
-                    deal_points.append(sum(scored) / max(1, len(record.lines)))
-            if state.result is None:
-                unfinished += 1
-            else:
-                for winner in state.result.winners:
-                    wins[winner] += 1 / len(state.result.winners)
-                rebuys += sum("rebuy for" in line.reason for line in state.result.lines)
-            progress.advance()
-    elapsed = max(time.perf_counter() - started, 1e-9)
-    finished = args.matches - unfinished
+        result = simulate(
+            variant,
+            players=players,
+            bots=names,
+            matches=args.matches,
+            seed=args.seed,
+            workers=args.workers,
+            backend=args.backend,
+            max_actions=args.max_actions,
+            progress=progress.advance,
+        )
+    _summarise(printer, result)
+    for option, path, text in (
+        ("--json", args.json, result.to_json),
+        ("--csv", args.csv, result.to_csv),
+    ):
+        if path is not None:
+            try:
+                Path(path).write_text(text(), encoding="utf-8")
+            except OSError as error:
+                msg = f"cannot write {option} {path}: {error.strerror or error}"
+                raise ConfigurationError(msg) from None
+    if result.is_interrupted:
+        print(
+            f"rummylib: interrupted after {len(result.records)} of {args.matches} matches",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _summarise(printer: _Printer, result: SimulationResult) -> None:
+    summary = result.summary
+    count, asked = summary.played, result.matches
+    matches = f"{count} of {asked} matches" if result.is_interrupted else f"{count} matches"
+    bots = ",".join(dict.fromkeys(result.bots))
     printer.table(
-        f"{variant.name}: {args.matches} matches, {players} players, bots {args.bots}",
-        ["seat", "wins", "win share"],
+        f"{result.variant}: {matches}, {result.players} players, bots {bots}",
+        ["seat", "wins", "win rate (95% interval)", "bot"],
         [
-            [f"p{seat + 1}", f"{wins[seat]:g}", f"{wins[seat] / max(finished, 1):.1%}"]
-            for seat in range(players)
+            [f"p{seat + 1}", f"{rate.wins:g}", str(rate), result.bots[seat]]
+            for seat, rate in enumerate(summary.seat_win_rates)
         ],
     )
+    if len(summary.bot_win_rates) > 1:
+        printer.table(
+            "per bot (over the seats it held)",
+            ["bot", "seats", "wins", "win rate (95% interval)"],
+            [
+                [name, str(result.bots.count(name)), f"{rate.wins:g}", str(rate)]
+                for name, rate in summary.bot_win_rates
+            ],
+        )
+    limit = "no limit" if result.max_actions is None else f"{result.max_actions:,} actions"
     rows = [
-        ["matches finished", f"{finished} of {args.matches}"],
-        ["deals per match", f"{deals / args.matches:.2f}"],
         [
-            "mean points per player per deal",
-            f"{sum(deal_points) / len(deal_points):.1f}" if deal_points else "-",
+            "matches played",
+            f"{count} of {asked}" + (" (interrupted)" if result.is_interrupted else ""),
         ],
-        ["rebuys", str(rebuys)],
-        ["frish proposed / accepted", f"{proposals} / {accepted}"],
-        ["matches/s", f"{args.matches / elapsed:.2f}"],
-        ["actions/s", f"{actions / elapsed:,.0f}"],
+        ["matches finished", f"{summary.finished} of {count}"],
+        [f"unfinished after {limit}", str(summary.unfinished)],
+        ["errors", str(summary.errors)],
+        ["deals per match", f"{summary.deals_per_match:.2f}" if count else "-"],
+        *([name, str(total)] for name, total in summary.statistics),
+        [
+            "backend",
+            f"{result.backend} ({result.workers} worker{'s' if result.workers > 1 else ''})",
+        ],
+        ["matches/s", f"{summary.matches_per_second:.2f}"],
+        ["actions/s", f"{summary.actions_per_second:,.0f}"],
     ]
     printer.table("summary", ["figure", "value"], rows)
-    return EXIT_OK
+    shown = [record for record in result.records if record.error is not None][:_ERRORS_SHOWN]
+    for record in shown:
+        printer.say(f"match {record.index} (seed {record.seed}): {record.error}", "red")
 
 
 def _variants(args: argparse.Namespace, printer: _Printer) -> int:
@@ -242,45 +243,144 @@ def _describe(meld: Meld) -> str:
     return text
 
 
+_POINT_NAMES = ("ace", "face", "joker", "ace_low_run")
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() also reads "٣" and "1_0"
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut short if it is long."""
+    return repr(text if len(text) <= limit else f"{text[:limit]}…")
+
+
+def _read_whole(text: str) -> int | None:
+    """``text`` as a whole number, or ``None`` if it is not one (or too long to be one)."""
+    text = text.strip()
+    if not _WHOLE_NUMBER.fullmatch(text):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # more digits than int() reads (sys.get_int_max_str_digits)
+        return None
+
+
+def _whole_number(minimum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number, of at least ``minimum`` if one is given."""
+    kind = "a whole number" if minimum is None else f"a whole number of at least {minimum}"
+
+    def read(text: str) -> int:
+        value = _read_whole(text)
+        if value is None or (minimum is not None and value < minimum):
+            msg = f"must be {kind}, not {_quote(text)}"
+            raise argparse.ArgumentTypeError(msg)
+        return value
+
+    return read
+
+
 def _points(text: str) -> CardPoints:
-    """Read ``--points``: ``name=value`` pairs separated by commas, such as ``ace=1,face=10``."""
+    """Read ``--points``: ``name=value`` pairs separated by commas, such as ``ace=1,face=10``.
+
+    An argparse ``type=``: a bad value raises :class:`argparse.ArgumentTypeError`.
+    """
     values: dict[str, int] = {}
+    names = ", ".join(_POINT_NAMES)
     for item in text.split(","):
-        name, equals, value = item.strip().partition("=")
-        if not equals or name not in _POINT_NAMES or not value.strip().isdigit():
-            names = ", ".join(_POINT_NAMES)
-            msg = f"bad points {item.strip()!r}: expected name=number with a name among {names}"
-            raise ConfigurationError(msg)
-        values[name] = int(value)
+        name, equals, number = (part.strip() for part in item.partition("="))
+        value = _read_whole(number)
+        if not equals or name not in _POINT_NAMES or value is None or value < 0:
+            msg = (
+                f"bad points {_quote(item.strip())}: expected name=number (a whole number of at "
+                f"least 0) with a name among {names}"
+            )
+            raise argparse.ArgumentTypeError(msg)
+        if name in values:
+            msg = f"bad points {_quote(text)}: {name} is given twice"
+            raise argparse.ArgumentTypeError(msg)
+        values[name] = value
     return CardPoints(**values)
 
 
-_POINT_NAMES = ("ace", "face", "joker", "ace_low_run")
+def _variant(text: str) -> Variant:
+    """Read ``--variant`` (an argparse ``type=``)."""
+    try:
+        return get_variant(text)
+    except RummyError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _bot_names(text: str) -> tuple[str, ...]:
+    """Read ``--bots``: one bot name, or one per seat separated by commas (``type=``)."""
+    names = tuple(name.strip().lower() for name in text.split(","))
+    for name in names:
+        if not name:
+            msg = f"bad bots {_quote(text)}: a bot name is missing; use greedy or random"
+            raise argparse.ArgumentTypeError(msg)
+        if name not in _BOT_NAMES:
+            msg = f"unknown bot {_quote(name)}: use greedy or random"
+            raise argparse.ArgumentTypeError(msg)
+    return names
+
+
+def _setting(text: str) -> tuple[str, object]:
+    """Read ``--set KEY=VALUE``: the value as a JSON literal if it parses, else as text."""
+    key, equals, value = text.partition("=")
+    key = key.strip()
+    if not equals or not key:
+        msg = f"bad setting {_quote(text)}: expected key=value"
+        raise argparse.ArgumentTypeError(msg)
+    try:
+        parsed: object = json.loads(value)
+    except ValueError:
+        parsed = value
+    return key, parsed
+
+
+def _save_svg(path: str | None, picture: str) -> None:
+    """Write ``check --svg FILE``; a file that cannot be written is bad input (exit 2)."""
+    if path is not None:
+        try:
+            Path(path).write_text(picture, encoding="utf-8")
+        except OSError as error:
+            msg = f"cannot write --svg {path}: {error.strerror or error}"
+            raise ConfigurationError(msg) from None
 
 
 def _check(args: argparse.Namespace, printer: _Printer) -> int:
     cards = parse_cards(" ".join(args.cards))
+    if not cards:
+        msg = "no cards given"
+        raise ConfigurationError(msg)
     rules = MeldRules(ace=args.ace, joker_beside_ace=args.joker_beside_ace)
     if args.arrange:
-        best = arrange(cards, rules, _points(args.points), discard=args.discard)
+        points = CardPoints() if args.points is None else args.points
+        best = arrange(cards, rules, points, discard=args.discard)
+        _save_svg(args.svg, svg.arrangement(best))
         printer.say(format_arrangement(best), "green" if best.is_complete else "")
         return EXIT_OK if best.is_complete else EXIT_NO
-    if args.discard:
-        msg = "--discard needs --arrange"
-        raise ConfigurationError(msg)
+    for option, given in (("--discard", args.discard), ("--points", args.points is not None)):
+        if given:
+            msg = f"{option} needs --arrange"
+            raise ConfigurationError(msg)
     try:
         meld = Meld.from_cards(cards, rules)
     except InvalidMeldError as error:
+        _save_svg(args.svg, svg.cards(cards))
         printer.say(str(error), "red")
         return EXIT_NO
+    _save_svg(args.svg, svg.meld(meld))
     printer.say(_describe(meld), "green")
     return EXIT_OK
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, ``rummylib: ...``, with exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"rummylib: {message}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="rummylib", description="The rules of rummy games, exactly and fast."
-    )
+    parser = _Parser(prog="rummylib", description="The rules of rummy games, exactly and fast.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser(
         "check",
@@ -309,14 +409,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--points",
-        default="ace=1,face=10,joker=0",
+        type=_points,
         help="with --arrange: card values, as name=value pairs among ace, face (J Q K), "
-        "joker, ace_low_run; 2-10 count their pips (default: %(default)s)",
+        "joker, ace_low_run; 2-10 count their pips (default: ace=1,face=10,joker=0)",
     )
     check.add_argument(
         "--discard",
         action="store_true",
         help="with --arrange: set the best card aside first (a discard, any card)",
+    )
+    check.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="also write the picture (SVG) of the meld or the arrangement to FILE "
+        "(of the cards alone when they are no meld)",
     )
     check.set_defaults(handler=_check)
     simulate = commands.add_parser(
@@ -324,21 +430,66 @@ def _parser() -> argparse.ArgumentParser:
         help="let bots play matches and sum them up",
         description="Bots play whole matches; prints wins per seat and match figures.",
     )
-    simulate.add_argument("--variant", default="rummy101", help="default: %(default)s")
-    simulate.add_argument("--players", type=int, default=4, help="default: %(default)s")
-    simulate.add_argument("--matches", type=int, default=20, help="default: %(default)s")
-    simulate.add_argument("--seed", type=int, default=1, help="default: %(default)s")
+    simulate.add_argument(
+        "--variant", type=_variant, default="rummy101", help="default: %(default)s"
+    )
+    simulate.add_argument(
+        "--players",
+        type=_whole_number(),
+        default=4,
+        help="how many players, as many as the variant allows (see rummylib variants; "
+        "default: %(default)s)",
+    )
+    simulate.add_argument(
+        "--matches", type=_whole_number(1), default=20, help="default: %(default)s"
+    )
+    simulate.add_argument(
+        "--seed",
+        type=_whole_number(),
+        default=1,
+        help="the same seed plays the same matches (default: %(default)s)",
+    )
     simulate.add_argument(
         "--bots",
+        type=_bot_names,
         default="greedy",
         help="greedy or random, or one per seat separated by commas (default: %(default)s)",
     )
     simulate.add_argument(
         "--max-actions",
-        type=int,
-        default=50_000,
-        help="give up a match after this many actions (default: %(default)s)",
+        type=_whole_number(1),
+        default=100_000,
+        help="give up a match after this many actions and count it as unfinished "
+        "(default: %(default)s)",
     )
+    simulate.add_argument(
+        "--backend",
+        choices=["serial", "process", "ray"],
+        default="process",
+        help="where the matches run: this process, a pool of processes, or Ray (pip install "
+        "'rummylib[ray]'; a running cluster is joined when RAY_ADDRESS is set) "
+        "(default: %(default)s)",
+    )
+    simulate.add_argument(
+        "--workers",
+        type=_whole_number(1),
+        help="processes for --backend process (default: one per CPU); CPUs to plan for with "
+        "--backend ray (default: the cluster's)",
+    )
+    simulate.add_argument(
+        "--set",
+        dest="settings",
+        metavar="KEY=VALUE",
+        type=_setting,
+        action="append",
+        default=[],
+        help="a table setting (see rummylib variants), such as stake=5; the value is read as "
+        "JSON when it is JSON (5, true, [1, 2]), as text otherwise; repeat for more",
+    )
+    simulate.add_argument(
+        "--json", metavar="FILE", help="also write every match and the summary as JSON"
+    )
+    simulate.add_argument("--csv", metavar="FILE", help="also write one CSV row per match")
     simulate.set_defaults(handler=_simulate)
     variants = commands.add_parser("variants", help="list the variants and their settings")
     variants.set_defaults(handler=_variants)
@@ -347,6 +498,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code.
+
+    Bad input gets a one-line message on stderr, ``rummylib: ...``, and exit code 2, whether
+    the argument parser refuses a bad option value or usage, or the rules refuse the input:
+    :func:`main` returns the code in every case, it never raises ``SystemExit``.
 
     >>> main(["check", "7h 8h 9h"])
     7h 8h 9h is a run
@@ -360,8 +515,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["check", "--arrange", "--discard", "--ace", "low", "As 2s 3s * Kd"])
     As 2s 3s *=4s | no deadwood | discard Kd
     0
+    >>> main(["check", ""])
+    2
     """
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as stop:  # argparse exits on bad usage (2) and after --help (0)
+        return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
     printer = _Printer()
     try:
         code: int = args.handler(args, printer)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rummylib.cli import main
 
@@ -90,9 +94,7 @@ def test_check_ace_rule(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_check_bad_ace_rule_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as caught:
-        main(["check", "Qh Kh Ah", "--ace", "sideways"])
-    assert caught.value.code == 2
+    assert main(["check", "Qh Kh Ah", "--ace", "sideways"]) == 2
     assert "sideways" in capsys.readouterr().err
 
 
@@ -131,3 +133,151 @@ def test_python_dash_m_rummylib_check() -> None:
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout == "Ah 2h *=3h 4h is a run; the joker stands for 3h\n"
     assert completed.stderr == ""
+
+
+# -- bad input: one line on stderr, ``rummylib: ...``, exit 2 (issue 10) ----------------------
+
+
+def exit_code(argv: list[str]) -> int:
+    """The exit code of the command line: ``main`` returns it, never raising SystemExit."""
+    return main(argv)
+
+
+def assert_one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    code = exit_code(argv)
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert captured.out == ""
+    assert captured.err.startswith("rummylib: ")
+    assert captured.err.endswith("\n")
+    assert captured.err.count("\n") == 1, captured.err
+    assert "Traceback" not in captured.err
+    return captured.err
+
+
+def test_check_points_with_a_superscript_digit_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "²".isdigit() is True but int("²") fails: this used to end in a traceback, exit 1.
+    err = assert_one_line_error(capsys, ["check", "--arrange", "7h 8h 9h Kc", "--points", "ace=²"])
+    assert "argument --points: bad points 'ace=²'" in err
+
+
+@pytest.mark.parametrize(
+    ("points", "named"),
+    [
+        ("ace=x", "'ace=x'"),
+        ("ace=-1", "'ace=-1'"),
+        ("ace=1.5", "'ace=1.5'"),
+        ("ace=\u0661", "'ace=\u0661'"),  # an Arabic-Indic 1: int() reads it, the CLI must not
+        ("ace=1_0", "'ace=1_0'"),
+        ("ace", "'ace'"),
+        ("=3", "'=3'"),
+        ("king=10", "'king=10'"),
+        ("ace=1,,face=2", "''"),
+        ("", "''"),
+        ("ace=1,ace=2", "ace is given twice"),
+        ("ace=" + "9" * 5000, "'ace=9999"),  # more digits than int() reads
+    ],
+)
+def test_check_bad_points_are_refused_by_name(
+    capsys: pytest.CaptureFixture[str], points: str, named: str
+) -> None:
+    err = assert_one_line_error(capsys, ["check", "--arrange", "7h 8h 9h Kc", f"--points={points}"])
+    assert "argument --points: bad points" in err
+    assert named in err
+    assert len(err) < 300  # a huge value is cut short in the message
+
+
+def test_check_points_set_card_values(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--arrange", "7h 8h 9h Kc Ah", "--points", "face=5, ace=11")
+    assert (code, out, err) == (1, "7h 8h 9h | deadwood Ah Kc (16 points)\n", "")
+    code, out, _ = run(capsys, "--arrange", "Ah 2h 3h 9c", "--points", "ace=15,ace_low_run=1")
+    assert (code, out) == (1, "Ah 2h 3h | deadwood 9c (9 points)\n")
+
+
+@pytest.mark.parametrize("cards", [[""], [" "], ["", " , "]])
+@pytest.mark.parametrize("arrange", [[], ["--arrange"], ["--arrange", "--discard"]])
+def test_check_without_cards_says_no_cards_given(
+    capsys: pytest.CaptureFixture[str], cards: list[str], arrange: list[str]
+) -> None:
+    err = assert_one_line_error(capsys, ["check", *arrange, *cards])
+    assert err == "rummylib: no cards given\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "--points", "ace=11", "7h 8h 9h"], "rummylib: --points needs --arrange\n"),
+        (["check", "--discard", "7h 8h 9h"], "rummylib: --discard needs --arrange\n"),
+        (["check", "7h 8h 9h", "--ace", "sideways"], "invalid choice: 'sideways'"),
+        (["check"], "the following arguments are required: cards"),
+        (["check", "7h 8h 9x"], "rummylib: bad card '9x': unknown suit 'x'\n"),
+        ([], "the following arguments are required: COMMAND"),
+        (["deal"], "invalid choice: 'deal'"),
+        (["variants", "--all"], "unrecognized arguments: --all"),
+    ],
+)
+def test_bad_usage_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert message in assert_one_line_error(capsys, argv)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--players", "0", "rummy101 is for 2 to 6 players, not 0"),
+        ("--players", "-3", "rummy101 is for 2 to 6 players, not -3"),
+        ("--players", "four", "argument --players: must be a whole number, not 'four'"),
+        ("--players", "²", "argument --players: must be a whole number, not '²'"),
+        ("--players", "2.0", "argument --players: must be a whole number, not '2.0'"),
+        ("--matches", "0", "argument --matches: must be a whole number of at least 1, not '0'"),
+        ("--matches", "-5", "argument --matches: must be a whole number of at least 1, not '-5'"),
+        ("--matches", "1e3", "argument --matches: must be a whole number of at least 1, not"),
+        ("--seed", "lucky", "argument --seed: must be a whole number, not 'lucky'"),
+        ("--seed", "", "argument --seed: must be a whole number, not ''"),
+        ("--max-actions", "0", "argument --max-actions: must be a whole number of at least 1"),
+        ("--max-actions", "-1", "argument --max-actions: must be a whole number of at least 1"),
+        ("--max-actions", "many", "argument --max-actions: must be a whole number of at least"),
+        ("--variant", "gin", "argument --variant: unknown variant 'gin'; known: carousel,"),
+        ("--variant", "", "argument --variant: unknown variant ''"),
+        ("--bots", "clever", "argument --bots: unknown bot 'clever': use greedy or random"),
+        ("--bots", "greedy,", "argument --bots: bad bots 'greedy,': a bot name is missing"),
+        ("--bots", "", "argument --bots: bad bots '': a bot name is missing"),
+        ("--bots", "greedy,random", "rummylib: --bots names 2 bots for 4 players\n"),
+        ("--bots", "greedy,random,greedy,random,greedy", "names 5 bots for 4 players"),
+    ],
+)
+def test_simulate_bad_option_values_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
+) -> None:
+    err = assert_one_line_error(capsys, ["simulate", f"{option}={value}"])
+    assert message in err
+
+
+@given(text=st.text(max_size=40))
+def test_check_never_ends_in_a_traceback(text: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = exit_code(["check", "--", text])
+    assert code in {0, 1, 2}
+    if code == 2:
+        assert err.getvalue().startswith("rummylib: ")
+        assert err.getvalue().count("\n") == 1
+    else:
+        assert err.getvalue() == ""
+        assert out.getvalue().count("\n") == 1
+
+
+@given(points=st.text(max_size=30))
+def test_check_points_never_end_in_a_traceback(points: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = exit_code(["check", "--arrange", "7h 8h 9h Kc", f"--points={points}"])
+    if code == 2:
+        assert err.getvalue().startswith("rummylib: argument --points: bad points ")
+        assert err.getvalue().count("\n") == 1
+    else:
+        assert code == 1
+        assert out.getvalue().startswith("7h 8h 9h | deadwood Kc (")
