@@ -28,6 +28,7 @@ from rummylib.actions import Action, Discard, DrawStock, TakeDiscard, TakeOpenCa
 from rummylib.cards import CARDS
 from rummylib.state import ActionLog, Phase
 from rummylib.strategies import games
+from rummylib.testing import hide_from
 
 ISRAELI = ("rummy71", "rummy101")
 
@@ -162,23 +163,6 @@ def test_illegal_action_leaves_the_state_unchanged() -> None:
     with pytest.raises(IllegalActionError, match="not an action"):
         state.apply("draw")  # type: ignore[arg-type]
     assert state.to_json() == before
-
-
-def hide_from(state: GameState, viewer: int, rng: random.Random) -> GameState:
-    """The same state except what ``viewer`` may not see: other hands, stock order, seed."""
-    hidden = list(state.stock)
-    for player, hand in enumerate(state.hands):
-        if player != viewer:
-            hidden += hand
-    rng.shuffle(hidden)
-    hands = []
-    for player, hand in enumerate(state.hands):
-        if player == viewer:
-            hands.append(hand)
-        else:
-            hands.append(tuple(hidden[: len(hand)]))
-            hidden = hidden[len(hand) :]
-    return state.replace(hands=tuple(hands), stock=tuple(hidden), seed=state.seed + 1)
 
 
 @settings(max_examples=25, deadline=None)
