@@ -110,7 +110,7 @@ class GreedyBot:
             variant.meld_rules,
             variant.card_points,
             discard=True,
-            can_discard=lambda card: not card.is_joker,
+            can_discard=variant.may_ever_discard,
         )
         return best.deadwood_points
 

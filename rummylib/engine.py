@@ -204,6 +204,14 @@ class Variant:
         """
         return None
 
+    def may_ever_discard(self, card: Card) -> bool:
+        """Whether ``card`` can ever be a discard at this table (``True``, the default).
+
+        For bots weighing a card they might take: a card the rules never let go of (an
+        Israeli joker) is planned around, not thrown.
+        """
+        return True
+
     def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
         """The variant's own counts for a match so far, as (name, count) pairs.
 

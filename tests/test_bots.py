@@ -9,7 +9,7 @@ from typing import Any, cast
 import pytest
 
 import rummylib.simulate as simulation
-from rummylib import ConfigurationError, GameState, new_game
+from rummylib import ConfigurationError, GameState, get_variant, new_game, parse_card
 from rummylib.actions import Action, DeclareRummy, DrawStock
 from rummylib.bots import Bot, GreedyBot, RandomBot, play
 from rummylib.cli import main
@@ -238,3 +238,11 @@ def test_variants_command_lists_every_variant(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "rummy101" in out
     assert "rummy71" in out
+
+
+def test_which_cards_may_ever_be_discarded_comes_from_the_variant() -> None:
+    # GreedyBot plans around cards the variant never lets go of, and names no variant itself.
+    joker, seven = parse_card("*"), parse_card("7h")
+    assert get_variant("rummy101").may_ever_discard(joker) is False
+    assert get_variant("rummy101").may_ever_discard(seven) is True
+    assert get_variant("turkish500").may_ever_discard(joker) is True

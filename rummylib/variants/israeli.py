@@ -1333,6 +1333,14 @@ class IsraeliRummy(Variant):
             ("autoplayed", detail.autoplayed),
         )
 
+    def may_ever_discard(self, card: Card) -> bool:
+        """Rule 1.9: a joker is never discarded.
+
+        >>> get_variant("rummy101").may_ever_discard(JOKER)
+        False
+        """
+        return not card.is_joker
+
     def greedy_action(self, observation: Observation) -> Action | None:
         """Frish for :class:`~rummylib.bots.GreedyBot`; ``None`` leaves the rest to the bot.
 
