@@ -105,8 +105,10 @@ class TurnOnlyMachine(IsraeliServerMachine):
 def test_the_machine_finds_a_server_that_refuses_moves_out_of_turn() -> None:
     """The machine fails on the broken server, at a move of a player without the turn."""
     # During a Frish vote and after a declaration nobody has the turn (current_player is None)
-    # but the others must answer, or show their melds: the broken server refuses them.
-    with pytest.raises(AssertionError, match=r"(AnswerFrish|ShowMelds|GiveUp)\(player=1"):
+    # but the others must answer, or show their melds; and a host reports a player's
+    # disconnection whoever has the turn: the broken server refuses them all.
+    refused = r"(AnswerFrish|ShowMelds|GiveUp|Disconnect|Reconnect|TimeExpired)\(player=1"
+    with pytest.raises(AssertionError, match=refused):
         run_state_machine_as_test(  # type: ignore[no-untyped-call]
             TurnOnlyMachine,
             settings=settings(
@@ -114,6 +116,7 @@ def test_the_machine_finds_a_server_that_refuses_moves_out_of_turn() -> None:
                 stateful_step_count=10,
                 deadline=None,
                 database=None,
+                derandomize=True,
                 phases=[Phase.generate, Phase.shrink],
                 report_multiple_bugs=False,
             ),
