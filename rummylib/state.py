@@ -150,7 +150,12 @@ class GameState:
 
     @property
     def history(self) -> tuple[Action, ...]:
-        """Every action applied in the match, host events included, oldest first."""
+        """Every action applied in the match, host events included, oldest first.
+
+        An action that carries melds is recorded as :func:`~rummylib.actions.canonical_action`
+        gives it (each meld's cards in canonical order, R10), so the same play written two
+        ways gives equal histories.
+        """
         return () if self.log is None else self.log.actions()
 
     @property

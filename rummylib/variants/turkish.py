@@ -52,7 +52,7 @@ from rummylib._settings import (
 )
 from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.arrangement import arrange
-from rummylib.cards import JOKER, Card, Rank, Suit, format_cards, make_deck
+from rummylib.cards import JOKER, Card, Rank, format_cards, make_deck
 from rummylib.engine import (
     Phase,
     Variant,
@@ -88,7 +88,6 @@ __all__ = [
     "TurkishDetail",
 ]
 
-_SUITS = tuple(Suit)
 
 #: A dealt hand that can go out (3.12): player, leftover value, melds, leftover card.
 _Shown: TypeAlias = tuple[int, int, tuple[Meld, ...], Card | None]
