@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -213,6 +213,10 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # Pretty printers (IPython, Hypothesis's failure reports) would list the fields.
+        printer.text(repr(self))
 
     def _repr_svg_(self) -> str:  # a notebook shows the card as a picture (rummylib.svg)
         return _svg.card(str(self))

@@ -401,6 +401,10 @@ class Meld:
     def __repr__(self) -> str:
         return f"Meld({self.kind.value}: {self})"
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # Pretty printers (IPython, Hypothesis's failure reports) would list the fields.
+        printer.text(repr(self))
+
     def _repr_svg_(self) -> str:  # a notebook shows the meld as a picture (rummylib.svg)
         return _svg.meld(self.declared_tokens())
 

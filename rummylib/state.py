@@ -436,6 +436,10 @@ class GameState:
             f"to act {self.to_act} hands {hands} stock {len(self.stock)}>"
         )
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # Pretty printers (IPython, Hypothesis's failure reports) would list the fields.
+        printer.text(repr(self))
+
     def _repr_html_(self) -> str:  # a notebook shows the host's view, every hand (rummylib.svg)
         return _svg.host_view_html(self)
 

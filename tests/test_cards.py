@@ -10,19 +10,23 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.vendor.pretty import pretty
 
 from rummylib import (
     JOKER,
     Card,
     ConfigurationError,
+    MeldRules,
     NotationError,
     Rank,
     RummyError,
     Suit,
     format_cards,
     make_deck,
+    new_game,
     parse_card,
     parse_cards,
+    parse_meld,
     sort_by_rank,
     sort_by_suit,
 )
@@ -385,3 +389,13 @@ def test_r9_make_deck_refuses_a_deck_too_large_to_hold(
     with pytest.raises(ConfigurationError, match=f"^{message}$"):
         make_deck(decks=decks, jokers=jokers)
     assert len(make_deck(decks=4, jokers=32)) == 240
+
+
+def test_pretty_printers_show_cards_melds_and_states_in_their_short_notation() -> None:
+    # Hypothesis's failure reports use the pretty printer: attrs objects would be listed field
+    # by field (Card(rank=<Rank.ACE: 1>, suit=Suit.CLUBS)), a GameState over hundreds of lines.
+    assert pretty(parse_card("Ac")) == "Card.parse('Ac')"
+    assert pretty([parse_meld("7h 8h *", MeldRules())]) == "[Meld(run: 7h 8h *=9h)]"
+    state = new_game("rummy101", players=2, seed=5)
+    assert pretty(state) == repr(state)
+    assert pretty(state).startswith("<GameState rummy101 deal 1 draw")
