@@ -20,9 +20,7 @@ Card.parse('*')
 from __future__ import annotations
 
 import importlib
-from typing import Any, Final
-
-from hypothesis import strategies as st
+from typing import TYPE_CHECKING, Any, Final
 
 from rummylib.actions import ACTION_TYPES, PlayerAction
 from rummylib.cards import Card
@@ -31,6 +29,9 @@ from rummylib.melds import Meld, MeldRules
 from rummylib.scoring import CardPoints
 from rummylib.state import GameState
 from rummylib.views import Observation
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 __all__ = ["REGISTERED_TYPES", "setup"]
 
@@ -65,9 +66,15 @@ def setup() -> None:
 
     Calling it again registers the same resolvers again, which changes nothing.
 
+    >>> from hypothesis import strategies as st
     >>> setup()
     >>> st.from_type(MeldRules).is_empty
     False
     """
+    # Imported here, not at the top: Hypothesis runs this hook while ``import hypothesis`` is
+    # still going on, and a module that imported Hypothesis at its top would then be loaded
+    # half-initialised when it is imported first (by pytest's doctest collection, say).
+    from hypothesis import strategies as st  # noqa: PLC0415  (see above)
+
     for thing in REGISTERED_TYPES:
         st.register_type_strategy(thing, _resolve)
