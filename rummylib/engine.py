@@ -18,16 +18,17 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 import attrs
+from typing_extensions import TypeVar
 
-from rummylib.actions import Action
+from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.cards import Card, format_cards
-from rummylib.errors import ConfigurationError, IllegalActionError, shorten
-from rummylib.melds import MeldRules
-from rummylib.scoring import CardPoints
+from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError, shorten
+from rummylib.melds import Extension, Meld, MeldRules, canonical_melds, extensions, find_melds
+from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine
 
 if TYPE_CHECKING:
     from rummylib.state import GameState
@@ -35,17 +36,72 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Phase",
+    "PhaseBase",
     "TurnClock",
     "Variant",
+    "by_index",
     "deal_cards",
+    "lay_off_way",
+    "lay_offs",
+    "meld_reason",
     "next_player",
+    "player_name",
     "remove_cards",
+    "shares",
     "shuffled",
 ]
 
+#: A variant's own bookkeeping record (:attr:`GameState.detail <rummylib.state.GameState.detail>`).
+D = TypeVar("D", default=Any)
 
-class Phase(enum.Enum):
-    """What the game is waiting for.
+
+class _PhaseType(enum.EnumType):
+    """Phase enums share one namespace of values, so every phase reads back from its value."""
+
+    _members: ClassVar[dict[str, PhaseBase]] = {}
+
+    def __new__(
+        metacls, cls: str, bases: tuple[type, ...], classdict: Any, **kwds: Any
+    ) -> _PhaseType:
+        made = super().__new__(metacls, cls, bases, classdict, **kwds)
+        member: PhaseBase
+        for member in made.__members__.values():
+            metacls._members.setdefault(member.name, member)
+            metacls._members.setdefault(member.value, member)
+        return made
+
+    def __call__(cls, value: Any, *args: Any, **kwds: Any) -> Any:
+        try:
+            return super().__call__(value, *args, **kwds)
+        except ValueError:
+            if args or kwds or not isinstance(value, str) or value not in _PhaseType._members:
+                raise
+            return _PhaseType._members[value]
+
+    def __getattr__(cls, name: str) -> PhaseBase:
+        # Only reached when ordinary lookup fails: ``Phase.FRISH_VOTE`` (a phase that moved to
+        # its variant's enum) still names it, as it did when every phase was a member of Phase.
+        if name.startswith("_") or not name.isupper() or name not in _PhaseType._members:
+            raise AttributeError(name)
+        return _PhaseType._members[name]
+
+
+class PhaseBase(enum.Enum, metaclass=_PhaseType):
+    """The base of every phase enum: what a game is waiting for.
+
+    The core :class:`Phase` holds the phases every game has; a variant declares the phases of
+    its own rules as a subclass in its module (``IsraeliPhase.FRISH_VOTE``,
+    ``CarouselPhase.KNOCK_CHOICE``, ``GinPhase.FIRST_UPCARD``). Values are unique across all
+    phase enums, so ``Phase("frish_vote")`` and ``Phase.FRISH_VOTE`` still name a phase that
+    moved to its variant.
+
+    >>> Phase("frish_vote").__class__.__name__, Phase.FRISH_VOTE.value
+    ('IsraeliPhase', 'frish_vote')
+    """
+
+
+class Phase(PhaseBase):
+    """The phases every rummy game has.
 
     >>> Phase("draw")
     <Phase.DRAW: 'draw'>
@@ -55,18 +111,17 @@ class Phase(enum.Enum):
     DRAW = "draw"
     #: The current player has taken a card and now melds, discards or declares.
     PLAY = "play"
-    #: Every other player answers a Frish proposal (Israeli).
-    FRISH_VOTE = "frish_vote"
-    #: After a declaration, the other players show their melds or give up (Israeli).
-    SHOW_MELDS = "show_melds"
-    #: Eliminated players decide whether to buy back in (Israeli).
-    REBUY = "rebuy"
-    #: The stock ran out, and each player gets one last meld turn without drawing (Carousel).
-    FINAL_TURN = "final_turn"
-    #: The current player may knock now or pass (Carousel).
-    KNOCK_CHOICE = "knock_choice"
     #: The match is over; :attr:`~rummylib.state.GameState.result` says how it ended.
     MATCH_OVER = "match_over"
+
+
+def player_name(player: int) -> str:
+    """How a message names a seat: seats are 0-based in the API and 1-based in text.
+
+    >>> player_name(0)
+    'p1'
+    """
+    return f"p{player + 1}"
 
 
 @attrs.frozen(kw_only=True)
@@ -101,11 +156,27 @@ class TurnClock:
 
 
 @attrs.frozen(kw_only=True)
-class Variant:
+class Variant(Generic[D]):
     """A rummy game: what it is (class data), a table's settings (fields), its rules (hooks).
 
-    Subclasses set the class-level data, declare their settings as attrs fields with defaults
-    and validators, and override the hooks. The engine never names a variant.
+    ``D`` is the variant's own bookkeeping, a frozen record kept in
+    :attr:`GameState.detail <rummylib.state.GameState.detail>`; a variant without one uses
+    ``None``. The engine never names a variant. A subclass declares:
+
+    * class data: :attr:`name`, the player range, :attr:`phase_actions` (which action kinds
+      each phase allows), :attr:`first_phase`, :attr:`host_events`;
+    * the deck, the deal and what melds and cards count: :meth:`deck_for`,
+      :meth:`hand_size_for`, :attr:`meld_rules`, :attr:`card_points`, :meth:`turn_up`,
+      :meth:`new_detail`;
+    * for each action kind it uses (``kind`` as in :data:`~rummylib.actions.ACTION_TYPES`):
+      ``refuse_<kind>(state, action) -> str | None`` (why it is illegal now, or ``None``),
+      ``candidates_<kind>(state, player)`` (the actions of that kind worth listing) and
+      ``apply_<kind>(state, action)`` (the state after it). Drawing from the stock, taking
+      the top discard, discarding, laying down and laying off have shared defaults here.
+
+    :meth:`verify` checks the turn, then that the phase allows the kind, then the kind's
+    refusal; :meth:`legal_actions` lists each allowed kind's candidates that the same
+    refusal accepts, so listing and checking cannot disagree.
     """
 
     #: Registered name, e.g. ``"rummy101"``.
@@ -118,6 +189,16 @@ class Variant:
     min_players: ClassVar[int] = 2
     #: Most players.
     max_players: ClassVar[int] = 6
+    #: The action kinds each phase allows, in the order :meth:`legal_actions` lists them.
+    phase_actions: ClassVar[Mapping[PhaseBase, tuple[type[Action], ...]]] = {}
+    #: Host-reported events the variant accepts in any phase (never listed as moves).
+    host_events: ClassVar[tuple[type[Action], ...]] = ()
+    #: The phase a deal starts in.
+    first_phase: ClassVar[PhaseBase] = Phase.DRAW
+    #: The refusal of a turn's later move before its card is taken ("p1 must …").
+    before_drawing: ClassVar[str] = "must take a card first"
+    #: The refusal of a second draw ("p1 …").
+    after_drawing: ClassVar[str] = "has already taken a card this turn"
 
     # -- what the game is -------------------------------------------------------------------
 
@@ -167,33 +248,317 @@ class Variant:
             raise ConfigurationError(msg)
         return players
 
-    # -- hooks the engine calls -------------------------------------------------------------
+    def new_detail(self, players: int) -> D:
+        """The variant's bookkeeping at the start of a match of ``players`` (default ``None``)."""
+        return cast("D", None)
 
-    def start(self, state: GameState) -> GameState:
-        """Set up the match on a fresh state (stakes, the first deal)."""
-        raise NotImplementedError
+    def turn_up(self, rest: tuple[Card, ...]) -> dict[str, Any]:
+        """The state fields set from the cards left after dealing (default: all are the stock).
 
-    def legal_actions(self, state: GameState, player: int) -> tuple[Action, ...]:
-        """The legal actions of ``player``, in canonical order."""
-        raise NotImplementedError
+        A variant that turns cards face up returns them too, e.g.
+        ``{"discard_pile": rest[:1], "stock": rest[1:]}``.
+        """
+        return {"stock": rest}
 
-    def verify(self, state: GameState, action: Action) -> None:
+    # -- the match: dealing, turns, deals and the end ------------------------------------------
+
+    def start(self, state: GameState[D]) -> GameState[D]:
+        """Set up the match on a fresh state (its detail from :meth:`new_detail`): deal."""
+        return self.deal(state, dealer=state.dealer, deal_number=1)
+
+    def deal(
+        self, state: GameState[D], *, dealer: int, deal_number: int, **changes: Any
+    ) -> GameState[D]:
+        """Shuffle and deal; ``changes`` are further fields of the new deal's state.
+
+        The player after ``dealer`` (among :attr:`players_in`) is dealt first and plays first.
+        The first deal of a match stacked with ``deck=`` uses that deck; every other deal
+        shuffles the variant's deck by the match's next shuffle.
+        """
+        players_in = state.players_in
+        first = next_player(players_in, dealer)
+        at = players_in.index(first)
+        if state.deck is not None and state.shuffle_count == 0:
+            deck = state.deck
+        else:
+            deck = shuffled(self.deck_for(state.player_count), state.seed, state.shuffle_count)
+        size = self.hand_size_for(state.player_count)
+        seats = players_in[at:] + players_in[:at]
+        hands, rest = deal_cards(deck, seats, size, state.player_count)
+        fields: dict[str, Any] = {
+            "phase": self.first_phase,
+            "current_player": first,
+            "to_act": (first,),
+            "hands": hands,
+            "discard_pile": (),
+            "open_card": None,
+            "table": (),
+            "deal_number": deal_number,
+            "dealer": dealer,
+            "shuffle_count": state.shuffle_count + 1,
+        }
+        fields.update(self.turn_up(rest))
+        fields.update(changes)
+        return state.replace(**fields)
+
+    def next_turn(self, state: GameState[D], after: int, **changes: Any) -> GameState[D]:
+        """The next player's turn (after ``after``), in the first phase of a turn."""
+        upcoming = next_player(state.players_in, after)
+        return state.replace(
+            phase=Phase.DRAW, current_player=upcoming, to_act=(upcoming,), **changes
+        )
+
+    def others_after(self, state: GameState[D], player: int) -> tuple[int, ...]:
+        """Every other player still in, in playing order from the one after ``player``.
+
+        >>> from rummylib import new_game
+        >>> state = new_game("rummy101", players=4, seed=1)
+        >>> state.variant.others_after(state, 2)
+        (3, 0, 1)
+        """
+        order = []
+        for _ in range(len(state.players_in) - 1):
+            player = next_player(state.players_in, player)
+            order.append(player)
+        return tuple(order)
+
+    def record_deal(
+        self,
+        state: GameState[D],
+        points: Sequence[int],
+        *,
+        ended_by: str,
+        lines: Sequence[ScoreLine] = (),
+        **changes: Any,
+    ) -> GameState[D]:
+        """Add a finished deal's points to the scores and its record to :attr:`deal_results`."""
+        record = DealResult(
+            deal_number=state.deal_number,
+            points=tuple(points),
+            lines=tuple(lines),
+            ended_by=ended_by,
+        )
+        scores = tuple(total + add for total, add in zip(state.scores, points, strict=True))
+        return state.replace(scores=scores, deal_results=(*state.deal_results, record), **changes)
+
+    def end_match(
+        self,
+        state: GameState[D],
+        winners: Sequence[int],
+        *,
+        payouts: Sequence[int] | None = None,
+        lines: Sequence[ScoreLine] = (),
+        **changes: Any,
+    ) -> GameState[D]:
+        """End the match won by ``winners``; ``changes`` are final fields (e.g. ``scores``).
+
+        ``payouts`` is what each seat takes home (default: nothing; see :func:`shares`).
+        """
+        state = state.replace(**changes)
+        result = MatchResult(
+            winners=tuple(winners),
+            scores=state.scores,
+            deals=state.deal_results,
+            payouts=(0,) * state.player_count if payouts is None else tuple(payouts),
+            lines=tuple(lines),
+        )
+        return state.replace(phase=Phase.MATCH_OVER, current_player=None, to_act=(), result=result)
+
+    # -- legality and effects, by action kind ---------------------------------------------------
+
+    def refusal(self, state: GameState[D], action: Action) -> str | None:
+        """Why ``action`` is illegal now, or ``None``: the turn, the phase, then its own rules."""
+        kind = type(action)
+        if kind not in self.host_events:
+            player = action.player
+            if player not in state.to_act:
+                if state.current_player is None:
+                    return f"{player_name(player)} cannot act now ({state.phase.value})"
+                return (
+                    f"it is {player_name(state.current_player)}'s turn, not {player_name(player)}'s"
+                )
+            if kind not in self.phase_actions.get(state.phase, ()):
+                return self.phase_refusal(state, action)
+        refuse: Callable[[GameState[D], Action], str | None] = self._method("refuse_", action.kind)
+        return refuse(state, action)
+
+    def phase_refusal(self, state: GameState[D], action: Action) -> str:
+        """The refusal of an action of a kind the phase does not allow."""
+        kind = type(action)
+        phase = state.phase
+        if phase is Phase.DRAW and kind in self.phase_actions.get(Phase.PLAY, ()):
+            return f"{player_name(action.player)} {self.before_drawing}"
+        if phase is Phase.PLAY and kind in self.phase_actions.get(Phase.DRAW, ()):
+            return f"{player_name(action.player)} {self.after_drawing}"
+        return f"{kind.__name__} is not a move of the {phase.value} phase"
+
+    def verify(self, state: GameState[D], action: Action) -> None:
         """Raise :class:`~rummylib.errors.IllegalActionError` unless ``action`` is legal."""
-        raise NotImplementedError
+        refusal = self.refusal(state, action)
+        if refusal is not None:
+            raise IllegalActionError(refusal)
 
-    def apply(self, state: GameState, action: Action) -> GameState:
+    def legal_actions(self, state: GameState[D], player: int) -> tuple[Action, ...]:
+        """The legal actions of ``player`` (who may act), in canonical order."""
+        found: list[Action] = []
+        for kind in self.phase_actions.get(state.phase, ()):
+            refuse = self._method("refuse_", kind.kind)
+            candidates = self._method("candidates_", kind.kind)
+            found.extend(
+                action for action in candidates(state, player) if refuse(state, action) is None
+            )
+        return tuple(found)
+
+    def apply(self, state: GameState[D], action: Action) -> GameState[D]:
         """The state after a verified ``action`` (history not yet appended)."""
-        raise NotImplementedError
+        effect: Callable[[GameState[D], Action], GameState[D]] = self._method("apply_", action.kind)
+        return effect(state, action)
 
-    def auto_action(self, state: GameState) -> Action:
-        """The move the engine makes for a player who cannot act."""
-        raise NotImplementedError
+    def _method(self, prefix: str, kind: str) -> Callable[..., Any]:
+        """This variant's method for an action kind: ``refuse_<kind>`` and so on."""
+        method = getattr(self, prefix + kind, None)
+        if method is None:
+            msg = f"{type(self).__name__} has no {prefix}{kind} for the {kind} actions it allows"
+            raise NotImplementedError(msg)
+        return cast("Callable[..., Any]", method)
 
-    def turn_clock(self, state: GameState) -> TurnClock | None:
+    # Shared kinds. A variant lists them in phase_actions and overrides where its rules differ.
+
+    def refuse_draw_stock(self, state: GameState[D], action: DrawStock) -> str | None:
+        """The stock must hold a card."""
+        return None if state.stock else "the stock is empty"
+
+    def candidates_draw_stock(self, state: GameState[D], player: int) -> Iterable[Action]:
+        """One draw."""
+        return (DrawStock(player=player),)
+
+    def apply_draw_stock(self, state: GameState[D], action: DrawStock) -> GameState[D]:
+        """The top of the stock joins the hand; the player goes on to play."""
+        hands = list(state.hands)
+        hands[action.player] = (*hands[action.player], state.stock[0])
+        return state.replace(hands=tuple(hands), stock=state.stock[1:], phase=Phase.PLAY)
+
+    def refuse_take_discard(self, state: GameState[D], action: TakeDiscard) -> str | None:
+        """Only the top card, from a pile that has one."""
+        if action.count != 1:
+            return "only the top card of the discard pile can be taken"
+        return None if state.discard_pile else "the discard pile is empty"
+
+    def candidates_take_discard(self, state: GameState[D], player: int) -> Iterable[Action]:
+        """Taking the top card."""
+        return (TakeDiscard(player=player),)
+
+    def apply_take_discard(self, state: GameState[D], action: TakeDiscard) -> GameState[D]:
+        """The top ``count`` discards join the hand; the player goes on to play."""
+        pile = state.discard_pile
+        hands = list(state.hands)
+        hands[action.player] = (*hands[action.player], *pile[-action.count :])
+        return state.replace(
+            hands=tuple(hands), discard_pile=pile[: -action.count], phase=Phase.PLAY
+        )
+
+    def refuse_discard(self, state: GameState[D], action: Discard) -> str | None:
+        """The card must be in the hand."""
+        if action.card in state.hands[action.player]:
+            return None
+        return f"{action.card} is not in {player_name(action.player)}'s hand"
+
+    def candidates_discard(self, state: GameState[D], player: int) -> Iterable[Action]:
+        """One discard per distinct card in the hand, in card order."""
+        return [Discard(player=player, card=card) for card in by_index(set(state.hands[player]))]
+
+    def apply_discard(self, state: GameState[D], action: Discard) -> GameState[D]:
+        """The card goes on the discard pile; then :meth:`end_turn`."""
+        hands = list(state.hands)
+        hands[action.player] = remove_cards(hands[action.player], (action.card,))
+        state = state.replace(hands=tuple(hands), discard_pile=(*state.discard_pile, action.card))
+        return self.end_turn(state, action.player)
+
+    def end_turn(self, state: GameState[D], player: int) -> GameState[D]:
+        """After a discard: the next player's turn (variants add going out, limits, …)."""
+        return self.next_turn(state, player)
+
+    def refuse_lay_down(self, state: GameState[D], action: LayDown) -> str | None:
+        """At least one meld, each legal under :attr:`meld_rules`, of cards in the hand."""
+        if not action.melds:
+            return "lay down at least one meld"
+        laid: Counter[Card] = Counter()
+        for meld in action.melds:
+            try:
+                meld.check(self.meld_rules)
+            except InvalidMeldError as error:
+                return f"cannot lay down {meld}: {meld_reason(error)}"
+            laid.update(meld.cards)
+        extra = laid - Counter(state.hands[action.player])
+        if extra:
+            names = format_cards(by_index(extra.elements()))
+            return f"the melds use cards {player_name(action.player)} does not hold: {names}"
+        return None
+
+    def candidates_lay_down(self, state: GameState[D], player: int) -> Iterable[Action]:
+        """Each single meld the hand holds (:func:`~rummylib.melds.find_melds`)."""
+        return [
+            LayDown(player=player, melds=(meld,))
+            for meld in find_melds(state.hands[player], self.meld_rules)
+        ]
+
+    def apply_lay_down(self, state: GameState[D], action: LayDown) -> GameState[D]:
+        """The melds (canonical) go from the hand to the table."""
+        melds = canonical_melds(action.melds)
+        hands = list(state.hands)
+        hands[action.player] = remove_cards(
+            hands[action.player], [card for meld in melds for card in meld.cards]
+        )
+        return state.replace(hands=tuple(hands), table=(*state.table, *melds))
+
+    def refuse_lay_off(self, state: GameState[D], action: LayOff) -> str | None:
+        """A card of the hand that extends the table meld as the action says."""
+        player, card = action.player, action.card
+        if card not in state.hands[player]:
+            return f"{card} is not in {player_name(player)}'s hand"
+        if card.is_joker and action.stands_for is None:
+            return "a joker laid off must name the card it stands for (stands_for)"
+        if not card.is_joker and action.stands_for is not None:
+            return "only a joker names the card it stands for"
+        index = action.meld_index
+        if not 0 <= index < len(state.table):
+            return f"there is no meld {index} on the table (it holds {len(state.table)})"
+        way = lay_off_way(state.table[index], action, self.meld_rules)
+        return way if isinstance(way, str) else None
+
+    def candidates_lay_off(self, state: GameState[D], player: int) -> Iterable[Action]:
+        """Every place and reading of every distinct hand card, by table meld then card."""
+        distinct = by_index(set(state.hands[player]))
+        return [
+            lay_off
+            for index, meld in enumerate(state.table)
+            for card in distinct
+            for lay_off in lay_offs(player, index, meld, card, self.meld_rules)
+        ]
+
+    def apply_lay_off(self, state: GameState[D], action: LayOff) -> GameState[D]:
+        """The card joins the table meld."""
+        way = lay_off_way(state.table[action.meld_index], action, self.meld_rules)
+        assert not isinstance(way, str)  # verified
+        table = list(state.table)
+        table[action.meld_index] = way.meld
+        hands = list(state.hands)
+        hands[action.player] = remove_cards(hands[action.player], (action.card,))
+        return state.replace(hands=tuple(hands), table=tuple(table))
+
+    # -- for hosts and bots -------------------------------------------------------------------
+
+    def auto_action(self, state: GameState[D]) -> Action:
+        """The move the engine makes for a player who cannot act (default: the first listed)."""
+        return next(
+            action for player in state.to_act for action in self.legal_actions(state, player)
+        )
+
+    def turn_clock(self, state: GameState[D]) -> TurnClock | None:
         """The clock of the players who must act now; ``None`` (the default): no clock."""
         return None
 
-    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
+    def public_info(self, state: GameState[D], player: int) -> tuple[tuple[str, object], ...]:
         """Variant-specific facts ``player`` may see, as (name, value) pairs."""
         return ()
 
@@ -212,7 +577,7 @@ class Variant:
         """
         return True
 
-    def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
+    def match_statistics(self, state: GameState[D]) -> tuple[tuple[str, int], ...]:
         """The variant's own counts for a match so far, as (name, count) pairs.
 
         :func:`rummylib.simulate.simulate` records them for every match and sums them in its
@@ -226,6 +591,80 @@ class Variant:
         ()
         """
         return ()
+
+
+def shares(amount: int, winners: Sequence[int], player_count: int) -> tuple[int, ...]:
+    """``amount`` split among ``winners``, the first ones taking what does not divide evenly.
+
+    >>> shares(7, (2, 0), 3)
+    (3, 0, 4)
+    """
+    payouts = [0] * player_count
+    share, remainder = divmod(amount, len(winners))
+    for offset, player in enumerate(winners):
+        payouts[player] = share + (1 if offset < remainder else 0)
+    return tuple(payouts)
+
+
+def by_index(cards: Iterable[Card]) -> list[Card]:
+    """The cards sorted by :attr:`Card.index <rummylib.cards.Card.index>` (canonical order)."""
+    return sorted(cards, key=lambda card: card.index)
+
+
+def meld_reason(error: InvalidMeldError) -> str:
+    """The reason of an :class:`~rummylib.errors.InvalidMeldError`, without the cards."""
+    text = str(error)
+    marker = " is not a meld: "
+    return text.split(marker, 1)[1] if marker in text else text
+
+
+def lay_off_way(meld: Meld, action: LayOff, rules: MeldRules) -> Extension | str:
+    """Where and as what the card of ``action`` goes onto ``meld``, or why it cannot.
+
+    The one lay-off routine of every variant: the card must extend the meld as its
+    ``stands_for`` says (a joker's reading), at the ``end`` given when it fits both ends of a
+    run (and only then).
+    """
+    card = action.card
+    stands = action.stands_for if action.stands_for is not None else card
+    shown = f"{card}={stands}" if card.is_joker else str(card)
+    if stands.is_joker:
+        return f"cannot lay off {shown}: a joker must stand for a natural card"
+    ways = [way for way in extensions(meld, card, rules) if way.stands_for == stands]
+    where = f"meld {action.meld_index} ({meld})"
+    if not ways:
+        grown = Meld(meld.kind, (*meld.cards, card), (*meld.stands_for, stands))
+        try:
+            grown.check(rules)
+        except InvalidMeldError as error:
+            reason = meld_reason(error)
+        else:  # pragma: no cover  (a legal extension is always found above)
+            reason = "it does not extend the meld"
+        return f"cannot lay off {shown} on {where}: {reason}"
+    if len(ways) == 1:
+        if action.end is not None:
+            return f"{shown} fits only one end of {where}: leave end out"
+        return ways[0]
+    for way in ways:
+        if way.end is action.end:
+            return way
+    return f"{shown} fits both ends of {where}: say which with end='low' or end='high'"
+
+
+def lay_offs(player: int, index: int, meld: Meld, card: Card, rules: MeldRules) -> list[LayOff]:
+    """The lay-offs of ``card`` on table meld ``index``: one per place and reading."""
+    ways = extensions(meld, card, rules)
+    readings = Counter(way.stands_for for way in ways)
+    return [
+        LayOff(
+            player=player,
+            card=card,
+            meld_index=index,
+            stands_for=way.stands_for if card.is_joker else None,
+            end=way.end if readings[way.stands_for] > 1 else None,
+        )
+        for way in ways
+    ]
 
 
 def shuffled(cards: Sequence[Card], seed: int, counter: int) -> tuple[Card, ...]:

@@ -18,14 +18,14 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Generic
 
 import attrs
 
 from rummylib import _record, _svg
 from rummylib.actions import ACTION_TYPES, Action, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
-from rummylib.engine import Phase, TurnClock, Variant
+from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld
 from rummylib.registry import get_variant
@@ -112,8 +112,11 @@ _MATCH_FIELDS: Final = frozenset(field.name for field in attrs.fields(MatchInfo)
 
 
 @attrs.frozen(kw_only=True, repr=False)
-class GameState:
+class GameState(Generic[D]):
     """One moment of a match. Immutable: every change makes a new state.
+
+    ``GameState[D]`` is generic over the variant's own bookkeeping record ``D``
+    (``GameState[IsraeliDetail]``, …); a bare ``GameState`` is ``GameState[Any]``.
 
     Attributes:
         match: the match-level facts (variant, seed, scores, pot, …), also readable directly
@@ -128,11 +131,11 @@ class GameState:
         table: the melds on the table.
         log: every action applied in the match, host events included, as a persistent
             list (each state shares its predecessor's); read it as :attr:`history`.
-        detail: the variant's own bookkeeping (a frozen record defined by the variant).
+        detail: the variant's own bookkeeping, a frozen record the variant defines (``D``).
     """
 
     match: MatchInfo
-    phase: Phase
+    phase: PhaseBase
     current_player: int | None = None
     to_act: tuple[int, ...] = ()
     hands: tuple[tuple[Card, ...], ...]
@@ -143,7 +146,7 @@ class GameState:
     log: ActionLog | None = attrs.field(
         default=None, eq=attrs.cmp_using(eq=_same_log), hash=False, repr=False
     )
-    detail: Any = None
+    detail: D
     _legal: dict[int, tuple[Action, ...]] = attrs.field(
         factory=dict, init=False, eq=False, hash=False
     )
@@ -159,7 +162,7 @@ class GameState:
         return () if self.log is None else self.log.actions()
 
     @property
-    def variant(self) -> Variant:
+    def variant(self) -> Variant[D]:
         """The variant and its table settings."""
         return self.match.variant
 
@@ -300,7 +303,7 @@ class GameState:
             return False
         return True
 
-    def apply(self, action: Action) -> GameState:
+    def apply(self, action: Action) -> GameState[D]:
         """The state after ``action``; this state is left unchanged.
 
         Raises:
@@ -349,7 +352,7 @@ class GameState:
 
     # -- changing (for variants) ---------------------------------------------------------------
 
-    def replace(self, **changes: Any) -> GameState:
+    def replace(self, **changes: Any) -> GameState[D]:
         """A copy with some fields changed; for variant hooks (states are immutable).
 
         Match-level names (``scores``, ``pot``, …) are accepted too.
@@ -365,7 +368,7 @@ class GameState:
         if unknown:
             msg = f"GameState has no field {sorted(unknown)[0]!r}"
             raise TypeError(msg)
-        new = object.__new__(GameState)
+        new: GameState[D] = object.__new__(GameState)
         for name in _STATE_FIELDS:
             _set(new, name, changes[name] if name in changes else getattr(self, name))
         _set(new, "_legal", {})
@@ -512,7 +515,9 @@ def new_game(
         players_in=tuple(range(players)),
         dealer=players - 1,
     )
-    state = GameState(match=match, phase=Phase.DRAW, hands=((),) * players)
+    state = GameState(
+        match=match, phase=Phase.DRAW, hands=((),) * players, detail=variant.new_detail(players)
+    )
     return variant.start(state)
 
 

@@ -12,6 +12,7 @@ is :func:`cards`, and ``@given`` infers a ``GameState`` argument from its annota
 :func:`for_type` for the whole table.
 
 >>> from hypothesis import given
+>>> from rummylib import is_meld
 >>> rules = MeldRules(joker_beside_ace=False)
 >>> @given(melds(rules))
 ... def test_a_meld_keeps_its_cards(meld: Meld) -> None:
@@ -53,10 +54,11 @@ from rummylib.actions import (
 )
 from rummylib.bots import GreedyBot
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank, Suit, make_deck
+from rummylib.engine import PhaseBase
 from rummylib.errors import ConfigurationError
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, RunEnd, rank_at
 from rummylib.scoring import CardPoints
-from rummylib.state import GameState, Phase, new_game
+from rummylib.state import GameState, new_game
 from rummylib.variants import VARIANTS, Variant, get_variant
 from rummylib.views import Observation
 
@@ -137,6 +139,7 @@ def hands(
     the order they were drawn; examples shrink towards the start of the deck (low clubs).
 
     >>> from hypothesis import Phase, find, settings
+    >>> from rummylib import format_cards
     >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
     >>> fresh = settings(max_examples=2000, database=None, phases=[Phase.generate, Phase.shrink])
     >>> israeli_deal = hands(size=13, decks=2, jokers=4)
@@ -447,6 +450,7 @@ def sorted_deal(variant: Variant | str, players: int) -> tuple[Card, ...]:
     shrink towards: readable, and rich in melds, so declarations and lay-downs come after a
     move or two.
 
+    >>> from rummylib import format_cards
     >>> deck = sorted_deal("rummy101", 2)
     >>> state = new_game("rummy101", players=2, seed=0, deck=deck)
     >>> [format_cards(hand) for hand in state.hands]
@@ -629,14 +633,14 @@ def _game(
     return _linger(draw, reached, target, max_actions_after)
 
 
-def _read_phases(phase: object) -> frozenset[Phase] | None:
+def _read_phases(phase: object) -> frozenset[PhaseBase] | None:
     if phase is None:
         return None
-    if isinstance(phase, Phase):
+    if isinstance(phase, PhaseBase):
         return frozenset({phase})
     if isinstance(phase, Collection) and not isinstance(phase, str):
         phases = frozenset(phase)
-        if phases and all(isinstance(one, Phase) for one in phases):
+        if phases and all(isinstance(one, PhaseBase) for one in phases):
             return phases
     msg = f"phase must be a Phase or a collection of them, not {phase!r}"
     raise ConfigurationError(msg)
@@ -650,7 +654,7 @@ def _read_count(name: str, value: object, *, low: int = 0) -> int:
 
 
 def _target(
-    phases: frozenset[Phase] | None, where: Callable[[GameState], object] | None
+    phases: frozenset[PhaseBase] | None, where: Callable[[GameState], object] | None
 ) -> Callable[[GameState], bool] | None:
     if phases is None and where is None:
         return None
@@ -668,7 +672,7 @@ def games(
     *,
     players: int | None = None,
     max_actions: int | None = None,
-    phase: Phase | Collection[Phase] | None = None,
+    phase: PhaseBase | Collection[PhaseBase] | None = None,
     where: Callable[[GameState], object] | None = None,
     max_actions_after: int = 10,
 ) -> st.SearchStrategy[GameState]:
@@ -679,10 +683,10 @@ def games(
     :meth:`~rummylib.state.GameState.legal_actions`: examples shrink towards the start of
     the match and the first listed action.
 
-    With ``phase`` (a :class:`~rummylib.engine.Phase` or several) and/or ``where`` (a
-    predicate on states), about one deal in four is the :func:`sorted_deal`, and play is
-    *steered* to a wanted state instead of filtered: a greedy player
-    (:class:`~rummylib.bots.GreedyBot`) makes most moves, about one in five is another legal
+    With ``phase`` (a :class:`~rummylib.engine.PhaseBase`: a core or a variant's phase, or
+    several) and/or ``where`` (a predicate on states), about one deal in four is the
+    :func:`sorted_deal`, and play is *steered* to a wanted state instead of filtered: a greedy
+    player (:class:`~rummylib.bots.GreedyBot`) makes most moves, about one in five is another legal
     move, and any legal move that reaches a wanted state is taken at once. Once there, up to
     ``max_actions_after`` further moves are drawn among those that keep the state wanted
     (other players showing their melds, more lay-downs). A state not reached within
@@ -701,7 +705,8 @@ def games(
     >>> state = find(games("rummy101", players=2), lambda s: len(s.history) >= 3, settings=fresh)
     >>> len(state.history), state.player_count
     (3, 2)
-    >>> wanted = games("rummy101", players=2, phase=Phase.SHOW_MELDS)
+    >>> from rummylib.variants.israeli import IsraeliPhase
+    >>> wanted = games("rummy101", players=2, phase=IsraeliPhase.SHOW_MELDS)
     >>> state = find(wanted, lambda state: True, settings=fresh)
     >>> [type(action).__name__ for action in state.history]
     ['DrawStock', 'DeclareRummy']
@@ -709,7 +714,7 @@ def games(
     >>> str(declaration.discard), [str(meld) for meld in declaration.melds]
     ('2h', ['Ac 2c 3c', '4c 5c 6c', '7c 8c 9c', 'Tc Jc Qc Kc'])
     >>> state.phase, state.to_act
-    (<Phase.SHOW_MELDS: 'show_melds'>, (1,))
+    (<IsraeliPhase.SHOW_MELDS: 'show_melds'>, (1,))
 
     Args:
         variant: a variant or registered name; ``None`` draws one of :func:`variants`.
@@ -759,7 +764,7 @@ def observations(
     *,
     players: int | None = None,
     max_actions: int | None = None,
-    phase: Phase | Collection[Phase] | None = None,
+    phase: PhaseBase | Collection[PhaseBase] | None = None,
     where: Callable[[GameState], object] | None = None,
     max_actions_after: int = 10,
 ) -> st.SearchStrategy[Observation]:

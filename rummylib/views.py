@@ -20,7 +20,7 @@ import attrs
 from rummylib import _svg
 from rummylib.actions import Action
 from rummylib.cards import Card
-from rummylib.engine import Phase, Variant
+from rummylib.engine import PhaseBase, Variant
 from rummylib.errors import IllegalActionError, shorten
 from rummylib.melds import Meld
 
@@ -66,7 +66,7 @@ class Observation:
     table: tuple[Meld, ...]
     scores: tuple[int, ...]
     players_in: tuple[int, ...]
-    phase: Phase
+    phase: PhaseBase
     current_player: int | None
     to_act: tuple[int, ...]
     deal_number: int
@@ -80,6 +80,7 @@ class Observation:
     def discard_top(self) -> Card | None:
         """The top card of the discard pile, if any.
 
+        >>> from rummylib import new_game
         >>> new_game("rummy101", players=2, seed=1).observation(0).discard_top is None
         True
         """

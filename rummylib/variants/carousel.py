@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import ClassVar, Final
+from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar, Final, TypeAlias
 
 import attrs
 
@@ -40,21 +40,16 @@ from rummylib.actions import Action, DrawStock, Knock, Pass, Rearrange
 from rummylib.cards import Card, format_cards, make_deck
 from rummylib.engine import (
     Phase,
+    PhaseBase,
     Variant,
-    deal_cards,
+    by_index,
     next_player,
+    player_name,
     remove_cards,
-    shuffled,
 )
 from rummylib.errors import IllegalActionError, InvalidMeldError
-from rummylib.melds import (
-    Meld,
-    MeldRules,
-    canonical_melds,
-    extensions,
-    find_melds,
-)
-from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.melds import Meld, MeldRules, canonical_melds, extensions, find_melds
+from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState, stack_deck
 from rummylib.table import (
     JokerReplacementSource,
@@ -68,6 +63,7 @@ from rummylib.views import Observation
 __all__ = [
     "Carousel",
     "CarouselDetail",
+    "CarouselPhase",
     "JokerReplacementSource",
     "KnockTieAward",
     "KnockTiming",
@@ -83,6 +79,19 @@ __all__ = [
 HAND_SIZE: Final = 10
 #: Draws a turn may take before it stops (rules 2.6–2.8).
 MAX_DRAWS: Final = 3
+
+
+class CarouselPhase(PhaseBase):
+    """Carousel's own phases.
+
+    >>> CarouselPhase("knock_choice")
+    <CarouselPhase.KNOCK_CHOICE: 'knock_choice'>
+    """
+
+    #: The stock ran out, and each player gets one last meld turn without drawing (2.13).
+    FINAL_TURN = "final_turn"
+    #: The current player may knock now or pass (2.11).
+    KNOCK_CHOICE = "knock_choice"
 
 
 class KnockTiming(enum.Enum):
@@ -181,16 +190,8 @@ class CarouselDetail:
     deals_won: tuple[int, ...] = ()
 
 
-def _name(player: int) -> str:
-    return f"p{player + 1}"
-
-
-def _illegal(message: str) -> IllegalActionError:
-    return IllegalActionError(message)
-
-
-def _sorted(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=lambda card: card.index)
+#: A state of a Carousel match.
+State: TypeAlias = "GameState[CarouselDetail]"
 
 
 def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None = None) -> str:
@@ -218,7 +219,7 @@ def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None 
 
 
 @attrs.frozen(kw_only=True)
-class Carousel(Variant):
+class Carousel(Variant[CarouselDetail]):
     """Carousel, manipulation knock rummy for 2–5 players (RULES.md section 2).
 
     Every setting of section 2 is a field with the default the rules give; the card values and
@@ -249,6 +250,13 @@ class Carousel(Variant):
     aliases: ClassVar[tuple[str, ...]] = ("manipulation_rummy", "vrtuljak")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    phase_actions: ClassVar[Mapping[PhaseBase, tuple[type[Action], ...]]] = {
+        Phase.DRAW: (DrawStock, Knock),
+        Phase.PLAY: (DrawStock, Pass, Knock, Rearrange),
+        CarouselPhase.KNOCK_CHOICE: (Pass, Knock),
+        CarouselPhase.FINAL_TURN: (Pass, Knock, Rearrange),
+    }
+    before_drawing: ClassVar[str] = "must draw a card first"
 
     knock_limit: int = attrs.field(default=5, validator=whole(0, maximum=MAX_POINTS))
     knock_timing: KnockTiming = attrs.field(
@@ -324,115 +332,53 @@ class Carousel(Variant):
 
     # -- the match ----------------------------------------------------------------------------
 
-    def start(self, state: GameState) -> GameState:
-        """Deal the first deal (dealt by the last seat, so player 0 starts)."""
-        state = state.replace(detail=CarouselDetail(deals_won=(0,) * state.player_count))
-        return self._deal(state, dealer=state.player_count - 1, deal_number=1)
+    def new_detail(self, players: int) -> CarouselDetail:
+        """No deal won yet."""
+        return CarouselDetail(deals_won=(0,) * players)
 
-    def _deal(self, state: GameState, *, dealer: int, deal_number: int) -> GameState:
-        players_in = state.players_in
-        first = next_player(players_in, dealer)
-        seats = players_in[players_in.index(first) :] + players_in[: players_in.index(first)]
-        if state.deck is not None and state.shuffle_count == 0:
-            deck = state.deck
-        else:
-            deck = shuffled(self.deck_for(state.player_count), state.seed, state.shuffle_count)
-        hands, stock = deal_cards(deck, seats, HAND_SIZE, state.player_count)
-        detail: CarouselDetail = state.detail
-        return state.replace(
-            phase=Phase.DRAW,
-            current_player=first,
-            to_act=(first,),
-            hands=hands,
-            stock=stock,
-            discard_pile=(),
-            open_card=None,
-            table=(),
-            deal_number=deal_number,
-            dealer=dealer,
-            shuffle_count=state.shuffle_count + 1,
-            detail=attrs.evolve(detail, draws=0, final_turns=()),
-        )
+    def _deal(self, state: State, dealer: int, deal_number: int) -> State:
+        detail = attrs.evolve(state.detail, draws=0, final_turns=())
+        return self.deal(state, dealer=dealer, deal_number=deal_number, detail=detail)
 
     # -- legality -----------------------------------------------------------------------------
 
-    def _may_knock(self, state: GameState, player: int) -> str | None:
-        """Why ``player`` may not knock now, or ``None`` if they may (rule 2.11)."""
+    def refuse_knock(self, state: State, action: Knock) -> str | None:
+        """Rule 2.11: at most ``knock_limit`` points in hand, at a moment the timing allows."""
         phase = state.phase
-        if phase not in {Phase.DRAW, Phase.PLAY, Phase.KNOCK_CHOICE}:
-            return f"no knocking in the {phase.value} phase"
-        held = hand_points(state.hands[player], self.card_points)
+        if phase is CarouselPhase.FINAL_TURN:
+            return f"cannot knock: no knocking in the {phase.value} phase"
+        held = hand_points(state.hands[action.player], self.card_points)
         if held > self.knock_limit:
-            return f"{_name(player)} holds {held} points; a knock needs at most {self.knock_limit}"
+            name, most = player_name(action.player), self.knock_limit
+            return f"cannot knock: {name} holds {held} points; a knock needs at most {most}"
         if phase is Phase.DRAW and self.knock_timing is KnockTiming.AFTER_DRAW:
-            return "at this table a player knocks only after drawing"
+            return "cannot knock: at this table a player knocks only after drawing"
         if phase is not Phase.DRAW and self.knock_timing is KnockTiming.START_OF_TURN:
-            return "at this table a player knocks only at the start of the turn"
+            return "cannot knock: at this table a player knocks only at the start of the turn"
         return None
 
-    def _knock_choice_due(self, state: GameState, player: int) -> bool:
-        return (
-            self.knock_timing is not KnockTiming.START_OF_TURN
-            and hand_points(state.hands[player], self.card_points) <= self.knock_limit
-        )
+    def candidates_knock(self, state: State, player: int) -> Iterable[Action]:
+        """One knock."""
+        return (Knock(player=player),)
 
-    def _check_turn(self, state: GameState, action: Action) -> None:
-        player = action.player
-        if player not in state.to_act:
-            if state.current_player is None:
-                msg = f"{_name(player)} cannot act now ({state.phase.value})"
-            else:
-                msg = f"it is {_name(state.current_player)}'s turn, not {_name(player)}'s"
-            raise _illegal(msg)
+    def refuse_pass(self, state: State, action: Pass) -> str | None:
+        """Rules 2.6–2.8: no passing while the stock lasts, unless declining a choice."""
+        if state.phase is Phase.PLAY and state.stock:
+            name = player_name(action.player)
+            return f"{name} cannot pass while the stock lasts: draw or meld"
+        return None
 
-    def verify(self, state: GameState, action: Action) -> None:  # noqa: PLR0911, PLR0912
-        """Check an action against rules 2.5–2.13.
+    def candidates_pass(self, state: State, player: int) -> Iterable[Action]:
+        """One pass."""
+        return (Pass(player=player),)
 
-        >>> state = new_game("carousel", players=2, seed=3)
-        >>> state.verify(Pass(player=0))
-        Traceback (most recent call last):
-        ...
-        rummylib.errors.IllegalActionError: p1 must draw a card first
-        """
-        self._check_turn(state, action)
-        player = action.player
-        phase = state.phase
-        if isinstance(action, Knock):
-            reason = self._may_knock(state, player)
-            if reason:
-                raise _illegal(f"cannot knock: {reason}")
-            return
-        if phase is Phase.DRAW:
-            if isinstance(action, DrawStock):
-                return
-            if isinstance(action, Rearrange | Pass):
-                msg = f"{_name(player)} must draw a card first"
-                raise _illegal(msg)
-        elif phase is Phase.PLAY:
-            if isinstance(action, DrawStock):
-                if not state.stock:
-                    msg = "the stock is empty"
-                    raise _illegal(msg)
-                return
-            if isinstance(action, Pass):
-                if state.stock:
-                    msg = f"{_name(player)} cannot pass while the stock lasts: draw or meld"
-                    raise _illegal(msg)
-                return
-            if isinstance(action, Rearrange):
-                self.check_rearrangement(state.table, state.hands[player], action.table)
-                return
-        elif phase is Phase.KNOCK_CHOICE:
-            if isinstance(action, Pass):
-                return
-        elif phase is Phase.FINAL_TURN:
-            if isinstance(action, Pass):
-                return
-            if isinstance(action, Rearrange):
-                self.check_rearrangement(state.table, state.hands[player], action.table)
-                return
-        msg = f"{type(action).__name__} is not a move of the {phase.value} phase"
-        raise _illegal(msg)
+    def refuse_rearrange(self, state: State, action: Rearrange) -> str | None:
+        """Rule 2.5, by :meth:`check_rearrangement`."""
+        try:
+            self.check_rearrangement(state.table, state.hands[action.player], action.table)
+        except IllegalActionError as error:
+            return str(error)
+        return None
 
     def check_rearrangement(
         self, table: Sequence[Meld], hand: Sequence[Card], new_table: Sequence[Meld]
@@ -463,174 +409,128 @@ class Carousel(Variant):
         added = new_cards - old_cards
         not_held = added - Counter(hand)
         if not_held:
-            names = format_cards(_sorted(not_held.elements()))
+            names = format_cards(by_index(not_held.elements()))
             msg = f"the new table has cards the player does not hold: {names}"
-            raise _illegal(msg)
+            raise IllegalActionError(msg)
         if not added:
             msg = "no card from hand was played"
-            raise _illegal(msg)
+            raise IllegalActionError(msg)
         removed = old_cards - new_cards
         if removed:
-            first = _sorted(removed)[0]
+            first = by_index(removed)[0]
             msg = "a joker left the table" if first.is_joker else f"{first} left the table"
-            raise _illegal(msg)
+            raise IllegalActionError(msg)
         for meld in new_table:
             try:
                 meld.check(self.meld_rules)
             except InvalidMeldError as error:
-                raise _illegal(str(error)) from None
+                raise IllegalActionError(str(error)) from None
         old_jokers = joker_identities(table)
         new_jokers = joker_identities(new_table)
         lost = old_jokers - new_jokers
         if not lost:
             return
         hand_only = self.joker_replacement_source is JokerReplacementSource.HAND_ONLY
-        gained = _sorted((new_jokers - old_jokers).elements())
-        for card in _sorted(lost):
+        gained = by_index((new_jokers - old_jokers).elements())
+        for card in by_index(lost):
             replacing = added[card] if hand_only else new_cards[card]
             if replacing >= lost[card]:
                 continue
             msg = f"the joker declared as {card} changed to {gained[0]}"
             if hand_only and new_cards[card] > replacing:
                 msg += f" (only a {card} from the hand may take its place)"
-            raise _illegal(msg)
+            raise IllegalActionError(msg)
 
-    def legal_actions(self, state: GameState, player: int) -> tuple[Action, ...]:
-        """Canonical order: the draw (or pass), the knock, then meld actions.
+    def candidates_rearrange(self, state: State, player: int) -> Iterable[Action]:
+        """The meld actions that keep the table's melds and lay down one new meld or add one card.
 
-        The meld actions listed are the ones that leave the table's melds as they are and
-        either lay down one new meld from the hand or add one hand card to one table meld;
         :meth:`verify` decides every other rearrangement.
-
-        >>> state = new_game("carousel", players=2, seed=3)
-        >>> state.legal_actions()
-        (DrawStock(player=0),)
         """
-        phase = state.phase
-        actions: list[Action] = []
-        if phase is Phase.DRAW:
-            actions.append(DrawStock(player=player))
-        elif phase is Phase.PLAY:
-            actions.append(DrawStock(player=player) if state.stock else Pass(player=player))
-        elif phase in {Phase.KNOCK_CHOICE, Phase.FINAL_TURN}:
-            actions.append(Pass(player=player))
-        else:
-            return ()
-        if phase is not Phase.FINAL_TURN and self._may_knock(state, player) is None:
-            actions.append(Knock(player=player))
-        if phase in {Phase.PLAY, Phase.FINAL_TURN}:
-            actions.extend(self._meld_actions(state, player))
-        return tuple(actions)
-
-    def _meld_actions(self, state: GameState, player: int) -> list[Action]:
         rules = self.meld_rules
         hand = state.hands[player]
         table = state.table
-        seen: set[tuple[Meld, ...]] = set()
-        actions: list[Action] = []
-
-        def offer(new_table: tuple[Meld, ...]) -> None:
-            if new_table not in seen:
-                seen.add(new_table)
-                actions.append(Rearrange(player=player, table=new_table))
-
-        for meld in hand_melds(hand, rules):
-            offer((*table, meld))
+        tables = [(*table, meld) for meld in find_melds(hand, rules)]
         for number, meld in enumerate(table):
-            for card in _sorted(set(hand)):
+            for card in by_index(set(hand)):
                 for extension in extensions(meld, card, rules):
-                    offer((*table[:number], extension.meld, *table[number + 1 :]))
-        return actions
+                    tables.append((*table[:number], extension.meld, *table[number + 1 :]))
+        return [Rearrange(player=player, table=new) for new in dict.fromkeys(tables)]
 
     # -- applying -----------------------------------------------------------------------------
 
-    def apply(self, state: GameState, action: Action) -> GameState:  # noqa: PLR0911
-        """The state after a verified action."""
-        player = action.player
-        detail: CarouselDetail = state.detail
-        if isinstance(action, Knock):
-            return self._score(state, knocker=player)
-        if isinstance(action, DrawStock):
-            hands = list(state.hands)
-            hands[player] = (*hands[player], state.stock[0])
-            draws = detail.draws + 1
-            state = state.replace(
-                hands=tuple(hands),
-                stock=state.stock[1:],
-                phase=Phase.PLAY,
-                detail=attrs.evolve(detail, draws=draws),
-            )
-            if draws >= MAX_DRAWS:
-                return self._turn_over(state, player)
-            return state
-        if isinstance(action, Rearrange):
-            added = cards_of(action.table) - cards_of(state.table)
-            hands = list(state.hands)
-            hands[player] = remove_cards(hands[player], added.elements())
-            state = state.replace(hands=tuple(hands), table=canonical_melds(action.table))
-            if not hands[player]:
-                return self._score(state, went_out=player)
-            if state.phase is Phase.FINAL_TURN:
-                return self._next_final_turn(state)
-            return self._turn_over(state, player)
-        if isinstance(action, Pass):
-            if state.phase is Phase.FINAL_TURN:
-                return self._next_final_turn(state)
-            return self._next_turn(state, player)
-        msg = f"{type(action).__name__} cannot be applied"  # pragma: no cover
-        raise _illegal(msg)  # pragma: no cover
+    def apply_knock(self, state: State, action: Knock) -> State:
+        """The deal ends and is scored (2.14–2.17)."""
+        return self._score(state, knocker=action.player)
 
-    def _turn_over(self, state: GameState, player: int) -> GameState:
+    def apply_draw_stock(self, state: State, action: DrawStock) -> State:
+        """Up to three draws a turn (2.6–2.8)."""
+        state = super().apply_draw_stock(state, action)
+        draws = state.detail.draws + 1
+        state = state.replace(detail=attrs.evolve(state.detail, draws=draws))
+        return self._turn_over(state, action.player) if draws >= MAX_DRAWS else state
+
+    def apply_rearrange(self, state: State, action: Rearrange) -> State:
+        """The new table; going out ends the deal, a meld action ends the turn (2.5)."""
+        player = action.player
+        added = cards_of(action.table) - cards_of(state.table)
+        hands = list(state.hands)
+        hands[player] = remove_cards(hands[player], added.elements())
+        state = state.replace(hands=tuple(hands), table=canonical_melds(action.table))
+        if not hands[player]:
+            return self._score(state, went_out=player)
+        if state.phase is CarouselPhase.FINAL_TURN:
+            return self._next_final_turn(state)
+        return self._turn_over(state, player)
+
+    def apply_pass(self, state: State, action: Pass) -> State:
+        """The turn (or the final meld turn) ends."""
+        if state.phase is CarouselPhase.FINAL_TURN:
+            return self._next_final_turn(state)
+        return self._next_turn(state, action.player)
+
+    def _turn_over(self, state: State, player: int) -> State:
         """The meld action or the third draw ended the turn: offer a knock, or move on."""
-        if self._knock_choice_due(state, player):
-            return state.replace(phase=Phase.KNOCK_CHOICE)
+        if self.knock_timing is not KnockTiming.START_OF_TURN and (
+            hand_points(state.hands[player], self.card_points) <= self.knock_limit
+        ):
+            return state.replace(phase=CarouselPhase.KNOCK_CHOICE)
         return self._next_turn(state, player)
 
-    def _next_turn(self, state: GameState, player: int) -> GameState:
-        detail: CarouselDetail = state.detail
-        upcoming = next_player(state.players_in, player)
-        if not state.stock:
-            order = [upcoming]
-            while order[-1] != player:
-                order.append(next_player(state.players_in, order[-1]))
-            return state.replace(
-                phase=Phase.FINAL_TURN,
-                current_player=upcoming,
-                to_act=(upcoming,),
-                detail=attrs.evolve(detail, draws=0, final_turns=tuple(order)),
-            )
-        return state.replace(
-            phase=Phase.DRAW,
-            current_player=upcoming,
-            to_act=(upcoming,),
-            detail=attrs.evolve(detail, draws=0),
-        )
+    def _next_turn(self, state: State, player: int) -> State:
+        state = self.next_turn(state, player, detail=attrs.evolve(state.detail, draws=0))
+        if state.stock:
+            return state
+        # Rule 2.13 (R4): the final meld turns, from the next player to the last drawer.
+        order = list(state.to_act)
+        while order[-1] != player:
+            order.append(next_player(state.players_in, order[-1]))
+        detail = attrs.evolve(state.detail, final_turns=tuple(order))
+        return state.replace(phase=CarouselPhase.FINAL_TURN, detail=detail)
 
-    def _next_final_turn(self, state: GameState) -> GameState:
-        detail: CarouselDetail = state.detail
-        pending = detail.final_turns[1:]
+    def _next_final_turn(self, state: State) -> State:
+        pending = state.detail.final_turns[1:]
         if not pending:
-            state = state.replace(detail=attrs.evolve(detail, final_turns=()))
+            state = state.replace(detail=attrs.evolve(state.detail, final_turns=()))
             return self._score(state)
         return state.replace(
             current_player=pending[0],
             to_act=(pending[0],),
-            detail=attrs.evolve(detail, final_turns=pending),
+            detail=attrs.evolve(state.detail, final_turns=pending),
         )
 
     # -- scoring ------------------------------------------------------------------------------
 
     def _score(  # noqa: PLR0912
-        self, state: GameState, *, knocker: int | None = None, went_out: int | None = None
-    ) -> GameState:
+        self, state: State, *, knocker: int | None = None, went_out: int | None = None
+    ) -> State:
         """Score the deal (rules 2.14–2.17), then end the match or deal again (2.18)."""
-        detail: CarouselDetail = state.detail
+        detail = state.detail
         players = state.players_in
         counts = {player: hand_points(state.hands[player], self.card_points) for player in players}
         if went_out is not None:
-            ended_by = f"{_name(went_out)} went out"
+            ended_by = f"{player_name(went_out)} went out"
         elif knocker is not None:
-            ended_by = f"{_name(knocker)} knocked with {counts[knocker]}"
+            ended_by = f"{player_name(knocker)} knocked with {counts[knocker]}"
         else:
             ended_by = "the stock ran out"
         others = [player for player in players if player != knocker]
@@ -646,7 +546,7 @@ class Carousel(Variant):
         award: dict[int, int] = {}
         for winner in winners:
             parts = [
-                f"{_name(p)} {counts[p]}−{low}={counts[p] - low}"
+                f"{player_name(p)} {counts[p]}−{low}={counts[p] - low}"
                 for p in players
                 if p != winner and counts[p] != low
             ]
@@ -671,7 +571,10 @@ class Carousel(Variant):
                     ScoreLine(
                         player=winner,
                         points=self.knock_beaten_bonus,
-                        reason=f"{how} {_name(knocker)}'s knock ({low} against {counts[knocker]})",
+                        reason=(
+                            f"{how} {player_name(knocker)}'s knock "
+                            f"({low} against {counts[knocker]})"
+                        ),
                     )
                 )
         tied_with_knocker = beat_knock and knocker is not None and low == counts[knocker]
@@ -681,7 +584,7 @@ class Carousel(Variant):
             split = self.tie_award is TieAward.SPLIT
         if len(winners) > 1 and split:
             share = award[winners[0]] // len(winners)
-            names = " ".join(_name(winner) for winner in winners)
+            names = " ".join(player_name(winner) for winner in winners)
             lines = [
                 ScoreLine(
                     player=winner,
@@ -695,72 +598,43 @@ class Carousel(Variant):
             ]
             award = dict.fromkeys(winners, share)
         points = tuple(award.get(player, 0) for player in range(state.player_count))
-        record = DealResult(
-            deal_number=state.deal_number,
-            points=points,
-            lines=tuple(lines),
-            ended_by=ended_by,
-        )
         deals_won = list(detail.deals_won)
         for winner in winners:
             deals_won[winner] += 1
-        scores = tuple(total + add for total, add in zip(state.scores, points, strict=True))
-        state = state.replace(
-            scores=scores,
-            deal_results=(*state.deal_results, record),
-            detail=attrs.evolve(detail, deals_won=tuple(deals_won), draws=0, final_turns=()),
-        )
-        if any(scores[player] >= self.target_score for player in players):
+        detail = attrs.evolve(detail, deals_won=tuple(deals_won), draws=0, final_turns=())
+        state = self.record_deal(state, points, lines=lines, ended_by=ended_by, detail=detail)
+        if any(state.scores[player] >= self.target_score for player in players):
             return self._end_match(state)
-        dealer = next_player(players, state.dealer)
-        return self._deal(state, dealer=dealer, deal_number=state.deal_number + 1)
+        return self._deal(state, next_player(players, state.dealer), state.deal_number + 1)
 
-    def _end_match(self, state: GameState) -> GameState:
+    def _end_match(self, state: State) -> State:
         """Rule 2.18: +100 for reaching the target, +25 per deal won; highest total wins."""
-        detail: CarouselDetail = state.detail
         scores = list(state.scores)
-        lines: list[ScoreLine] = []
+        lines = [
+            ScoreLine(
+                player=player,
+                points=self.target_bonus,
+                reason=f"reached {self.target_score} ({scores[player]})",
+            )
+            for player in state.players_in
+            if scores[player] >= self.target_score
+        ]
         for player in state.players_in:
-            if scores[player] >= self.target_score:
-                lines.append(
-                    ScoreLine(
-                        player=player,
-                        points=self.target_bonus,
-                        reason=f"reached {self.target_score} ({scores[player]})",
-                    )
-                )
-        for player in state.players_in:
-            won = detail.deals_won[player]
+            won = state.detail.deals_won[player]
             if won:
+                reason = f"won {won} deal{'s' if won > 1 else ''} x{self.deal_won_bonus}"
                 lines.append(
-                    ScoreLine(
-                        player=player,
-                        points=won * self.deal_won_bonus,
-                        reason=f"won {won} deal{'s' if won > 1 else ''} x{self.deal_won_bonus}",
-                    )
+                    ScoreLine(player=player, points=won * self.deal_won_bonus, reason=reason)
                 )
         for line in lines:
             scores[line.player] += line.points
         best = max(scores[player] for player in state.players_in)
-        winners = tuple(player for player in state.players_in if scores[player] == best)
-        result = MatchResult(
-            winners=winners,
-            scores=tuple(scores),
-            deals=state.deal_results,
-            payouts=(0,) * state.player_count,
-            lines=tuple(lines),
-        )
-        return state.replace(
-            phase=Phase.MATCH_OVER,
-            current_player=None,
-            to_act=(),
-            scores=tuple(scores),
-            result=result,
-        )
+        winners = [player for player in state.players_in if scores[player] == best]
+        return self.end_match(state, winners, lines=lines, scores=tuple(scores))
 
     # -- automatic play and views -------------------------------------------------------------
 
-    def auto_action(self, state: GameState) -> Action:
+    def auto_action(self, state: State) -> Action:
         """Draw a card; pass when there is nothing to draw or a choice to decline.
 
         >>> new_game("carousel", players=2, seed=3).auto_action()
@@ -771,14 +645,14 @@ class Carousel(Variant):
             return DrawStock(player=player)
         return Pass(player=player)
 
-    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
+    def public_info(self, state: State, player: int) -> tuple[tuple[str, object], ...]:
         """Cards drawn this turn, the final meld turns still to come, and deals won.
 
         >>> state = new_game("carousel", players=2, seed=3)
         >>> dict(state.variant.public_info(state, 0))
         {'draws': 0, 'final_turns': (), 'deals_won': (0, 0)}
         """
-        detail: CarouselDetail = state.detail
+        detail = state.detail
         return (
             ("draws", detail.draws),
             ("final_turns", detail.final_turns),
@@ -795,7 +669,7 @@ class Carousel(Variant):
         """
         actions = observation.legal_actions
         player = observation.player
-        if observation.phase in {Phase.PLAY, Phase.FINAL_TURN}:
+        if observation.phase in {Phase.PLAY, CarouselPhase.FINAL_TURN}:
             play = best_play(
                 observation.table,
                 observation.hand,
@@ -814,7 +688,7 @@ class Carousel(Variant):
             return Pass(player=player)
         return None
 
-    def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
+    def match_statistics(self, state: State) -> tuple[tuple[str, int], ...]:
         """Knocks and deals won by going out (rule 2.14) in the match so far.
 
         >>> state = new_game("carousel", players=2, seed=3)

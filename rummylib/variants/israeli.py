@@ -24,8 +24,8 @@ from __future__ import annotations
 import enum
 import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, TypeAlias
 
 import attrs
 
@@ -66,22 +66,27 @@ from rummylib.arrangement import arrange
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, make_deck
 from rummylib.engine import (
     Phase,
+    PhaseBase,
     TurnClock,
     Variant,
-    deal_cards,
+    by_index,
     next_player,
+    player_name,
     remove_cards,
+    shares,
     shuffled,
 )
-from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError, shorten
+from rummylib.errors import ConfigurationError, InvalidMeldError, shorten
 from rummylib.melds import Meld, MeldRules, canonical_melds
-from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState, new_game
+from rummylib.table import cards_of
 from rummylib.views import Observation
 
 __all__ = [
     "FrishWindow",
     "IsraeliDetail",
+    "IsraeliPhase",
     "IsraeliRummy",
     "LoserMelds",
     "OnStockExhausted",
@@ -91,6 +96,21 @@ __all__ = [
     "Rummy101",
     "next_match",
 ]
+
+
+class IsraeliPhase(PhaseBase):
+    """The phases of Rummy 71/101 beyond drawing and playing.
+
+    >>> IsraeliPhase("frish_vote")
+    <IsraeliPhase.FRISH_VOTE: 'frish_vote'>
+    """
+
+    #: Every other player answers a Frish proposal (rule 1.18).
+    FRISH_VOTE = "frish_vote"
+    #: After a declaration, the other players show their melds or give up (rule 1.14).
+    SHOW_MELDS = "show_melds"
+    #: Eliminated players decide whether to buy back in (rule 1.21).
+    REBUY = "rebuy"
 
 
 class OpenCardAfterWindow(enum.Enum):
@@ -263,12 +283,8 @@ _PROPOSE_FRISH = tuple(ProposeFrish(player=player) for player in _SEATS)
 _DISCARDS = tuple(tuple(Discard(player=player, card=card) for card in CARDS) for player in _SEATS)
 
 
-def _name(player: int) -> str:
-    return f"p{player + 1}"
-
-
-def _illegal(message: str) -> IllegalActionError:
-    return IllegalActionError(message)
+#: A state of a Rummy 71/101 match.
+State: TypeAlias = "GameState[IsraeliDetail]"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -294,7 +310,7 @@ def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
 
 
 @attrs.frozen(kw_only=True)
-class IsraeliRummy(Variant):
+class IsraeliRummy(Variant[IsraeliDetail]):
     """Israeli online rummy; use the presets :class:`Rummy71` and :class:`Rummy101`.
 
     Every setting of RULES.md section 1 is a field, with the default the rules give; the
@@ -314,6 +330,14 @@ class IsraeliRummy(Variant):
     title: ClassVar[str] = "Israeli rummy"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    phase_actions: ClassVar[Mapping[PhaseBase, tuple[type[Action], ...]]] = {
+        Phase.DRAW: (DrawStock, TakeDiscard, TakeOpenCard, ProposeFrish),
+        Phase.PLAY: (Discard, DeclareRummy, ProposeFrish),
+        IsraeliPhase.SHOW_MELDS: (ShowMelds, GiveUp, ProposeFrish),
+        IsraeliPhase.FRISH_VOTE: (AnswerFrish, ProposeFrish),
+        IsraeliPhase.REBUY: (Rebuy, DeclineRebuy, ProposeFrish),
+    }
+    host_events: ClassVar[tuple[type[Action], ...]] = (TimeExpired, Disconnect, Reconnect)
     #: The most deadwood points with which the greedy bot proposes Frish (about one dealt
     #: hand in twenty is that strong).
     greedy_frish_propose_deadwood: ClassVar[int] = 20
@@ -458,7 +482,16 @@ class IsraeliRummy(Variant):
 
     # -- the match ----------------------------------------------------------------------------
 
-    def start(self, state: GameState) -> GameState:
+    def new_detail(self, players: int) -> IsraeliDetail:
+        """No rebuys, no Frish proposals, nobody auto-played yet."""
+        zeros = (0,) * players
+        return IsraeliDetail(rebuys=zeros, frish_proposals=zeros, autoplayed=zeros)
+
+    def turn_up(self, rest: tuple[Card, ...]) -> dict[str, Any]:
+        """The open card is turned under the stock (rule 1.3)."""
+        return {"open_card": rest[0], "stock": rest[1:]}
+
+    def start(self, state: State) -> State:
         """Collect the stakes and deal the first deal (rules 1.3, 1.17, 1.19).
 
         The seat before ``first_player`` deals (by default the last seat, so seat 0 plays
@@ -476,10 +509,8 @@ class IsraeliRummy(Variant):
                 does not have, the first player sits out, or fewer than two players remain.
         """
         players = state.player_count
-        for seat in (
-            *self.sitting_out,
-            *(() if self.first_player is None else (self.first_player,)),
-        ):
+        first = () if self.first_player is None else (self.first_player,)
+        for seat in (*self.sitting_out, *first):
             if seat >= players:
                 msg = f"there is no seat p{seat + 1} at this {players}-seat table"
                 raise ConfigurationError(msg)
@@ -487,85 +518,38 @@ class IsraeliRummy(Variant):
         if len(players_in) < self.min_players:
             msg = f"at least {self.min_players} players must be dealt in, not {len(players_in)}"
             raise ConfigurationError(msg)
-        if self.first_player is None:
-            dealer = players - 1
-        elif self.first_player in self.sitting_out:
-            msg = f"{_name(self.first_player)} sits out and cannot play first"
+        if self.first_player in self.sitting_out:
+            msg = f"{player_name(self.first_player)} sits out and cannot play first"
             raise ConfigurationError(msg)
-        else:
-            dealer = (self.first_player - 1) % players
-        zeros = (0,) * players
-        state = state.replace(
-            players_in=players_in,
-            dealer=dealer,
-            pot=self.stake * len(players_in),
-            detail=IsraeliDetail(rebuys=zeros, frish_proposals=zeros, autoplayed=zeros),
-        )
-        return self._deal(
-            state, dealer=dealer, deal_number=1, multiplier=self.first_deal_multiplier
-        )
+        dealer = players - 1 if self.first_player is None else (self.first_player - 1) % players
+        state = state.replace(players_in=players_in, pot=self.stake * len(players_in))
+        return self._deal(state, dealer, 1, self.first_deal_multiplier)
 
     def _deal(
-        self,
-        state: GameState,
-        *,
-        dealer: int,
-        deal_number: int,
-        multiplier: int,
-        redeal: bool = False,
-    ) -> GameState:
+        self, state: State, dealer: int, deal_number: int, multiplier: int, *, redeal: bool = False
+    ) -> State:
         """Shuffle and deal; a ``redeal`` (Frish, void deal) keeps the deal's Frish count."""
-        players_in = state.players_in
-        first = next_player(players_in, dealer)
-        seats = players_in[players_in.index(first) :] + players_in[: players_in.index(first)]
-        if state.deck is not None and state.shuffle_count == 0:
-            deck = state.deck
-        else:
-            deck = shuffled(self.deck_for(state.player_count), state.seed, state.shuffle_count)
-        hands, rest = deal_cards(deck, seats, self.hand_size, state.player_count)
-        detail: IsraeliDetail = state.detail
-        return state.replace(
-            phase=Phase.DRAW,
-            current_player=first,
-            to_act=(first,),
-            hands=hands,
-            stock=rest[1:],
-            discard_pile=(),
-            open_card=rest[0],
-            table=(),
-            deal_number=deal_number,
-            dealer=dealer,
-            multiplier=multiplier,
-            shuffle_count=state.shuffle_count + 1,
-            detail=attrs.evolve(
-                detail,
-                played=(),
-                taken_face_up=None,
-                declarer=None,
-                shown=(),
-                frish_proposer=None,
-                frish_proposals=(detail.frish_proposals if redeal else (0,) * state.player_count),
-                clock_number=detail.clock_number + 1,
-            ),
+        detail = state.detail
+        detail = attrs.evolve(
+            detail,
+            played=(),
+            taken_face_up=None,
+            declarer=None,
+            shown=(),
+            frish_proposer=None,
+            frish_proposals=(detail.frish_proposals if redeal else (0,) * state.player_count),
+            clock_number=detail.clock_number + 1,
+        )
+        return self.deal(
+            state, dealer=dealer, deal_number=deal_number, multiplier=multiplier, detail=detail
         )
 
-    # -- legality -----------------------------------------------------------------------------
+    # -- legality, one refusal per kind -------------------------------------------------------
 
-    def _in_first_go_around(self, state: GameState) -> bool:
-        detail: IsraeliDetail = state.detail
-        return state.current_player is not None and state.current_player not in detail.played
+    def _in_first_go_around(self, state: State) -> bool:
+        return state.current_player is not None and state.current_player not in state.detail.played
 
-    def _discard_refusal(self, state: GameState, player: int, card: Card) -> str | None:
-        detail: IsraeliDetail = state.detail
-        if card not in state.hands[player]:
-            return f"{card} is not in {_name(player)}'s hand"
-        if card.is_joker:
-            return "a joker may not be discarded"
-        if detail.taken_face_up == card:
-            return f"{card} was taken face up this turn and may not be discarded"
-        return None
-
-    def _take_refusal(self, state: GameState, player: int, card: Card) -> str | None:
+    def _take_refusal(self, state: State, player: int, card: Card) -> str | None:
         """R9: a face-up card may not be taken when nothing could be discarded after it.
 
         The card taken may not be discarded that turn (rule 8), nor a joker (rule 9): a hand
@@ -573,11 +557,46 @@ class IsraeliRummy(Variant):
         """
         if any(not held.is_joker and held != card for held in state.hands[player]):
             return None
-        return f"cannot take {card}: {_name(player)} could discard nothing after it"
+        return f"cannot take {card}: {player_name(player)} could discard nothing after it"
 
-    def _frish_refusal(self, state: GameState, player: int) -> str | None:  # noqa: PLR0911
-        """Why ``player`` (who may act) may not propose Frish now, or ``None``."""
-        detail: IsraeliDetail = state.detail
+    def _discard_refusal(self, state: State, player: int, card: Card) -> str | None:
+        if card not in state.hands[player]:
+            return f"{card} is not in {player_name(player)}'s hand"
+        if card.is_joker:
+            return "a joker may not be discarded"
+        if state.detail.taken_face_up == card:
+            return f"{card} was taken face up this turn and may not be discarded"
+        return None
+
+    def refuse_take_discard(self, state: State, action: TakeDiscard) -> str | None:
+        """Rule 1.7: the top discard, if something could be discarded after it (R9)."""
+        refusal = super().refuse_take_discard(state, action)
+        if refusal is None:
+            return self._take_refusal(state, action.player, state.discard_pile[-1])
+        return refusal
+
+    def refuse_take_open_card(self, state: State, action: TakeOpenCard) -> str | None:
+        """Rule 1.6: the open card, in the first go-around only."""
+        if state.open_card is None:
+            return "the open card has already been taken"
+        if not self._in_first_go_around(state):
+            return "the open card can only be taken in the first go-around"
+        return self._take_refusal(state, action.player, state.open_card)
+
+    def candidates_take_open_card(self, state: State, player: int) -> Iterable[Action]:
+        """Taking the open card."""
+        return (_TAKE_OPEN[player],)
+
+    def refuse_propose_frish(self, state: State, action: ProposeFrish) -> str | None:
+        """Rule 1.18: before taking a card in the first go-around, within the limits."""
+        refusal = self._frish_refusal(state, action.player)
+        return None if refusal is None else f"cannot propose frish: {refusal}"
+
+    def candidates_propose_frish(self, state: State, player: int) -> Iterable[Action]:
+        """One proposal."""
+        return (_PROPOSE_FRISH[player],)
+
+    def _frish_refusal(self, state: State, player: int) -> str | None:  # noqa: PLR0911
         allowed = self.frish_per_player_per_deal
         if self.frish_window is FrishWindow.NEVER or allowed == 0:
             return "frish is not played at this table"
@@ -587,10 +606,10 @@ class IsraeliRummy(Variant):
             return f"it is not a move of the {state.phase.value} phase"
         if not self._in_first_go_around(state):
             return "frish can only be proposed in the first go-around"
-        if detail.frish_proposals[player] >= allowed:
+        if state.detail.frish_proposals[player] >= allowed:
             if allowed == 1:
-                return f"{_name(player)} has already proposed frish in this deal"
-            return f"{_name(player)} has already proposed frish {allowed} times in this deal"
+                return f"{player_name(player)} has already proposed frish in this deal"
+            return f"{player_name(player)} has already proposed frish {allowed} times in this deal"
         cap = self.max_multiplier
         if cap is not None and state.multiplier * 2 > cap:
             return (
@@ -599,223 +618,59 @@ class IsraeliRummy(Variant):
             )
         return None
 
-    def _check_turn(self, state: GameState, action: Action) -> None:
-        player = action.player
-        if player not in state.to_act:
-            if state.current_player is None:
-                msg = f"{_name(player)} cannot act now ({state.phase.value})"
-            else:
-                msg = f"it is {_name(state.current_player)}'s turn, not {_name(player)}'s"
-            raise _illegal(msg)
+    def refuse_discard(self, state: State, action: Discard) -> str | None:
+        """Rules 1.8–1.9: not a joker, nor the card taken face up this turn."""
+        refusal = self._discard_refusal(state, action.player, action.card)
+        return None if refusal is None else f"cannot discard {action.card}: {refusal}"
 
-    def verify(self, state: GameState, action: Action) -> None:  # noqa: PLR0911, PLR0912, PLR0915
-        """Check an action against rules 1.5–1.15, 1.18, 1.22 and 1.25–1.26.
+    def candidates_discard(self, state: State, player: int) -> list[Discard]:
+        """One discard per distinct card, jokers and the card taken face up left out."""
+        taken = state.detail.taken_face_up or JOKER
+        indexes = {card.index for card in state.hands[player]} - {JOKER_INDEX, taken.index}
+        return [_DISCARDS[player][index] for index in sorted(indexes)]
 
-        Host events (:class:`~rummylib.actions.TimeExpired`,
-        :class:`~rummylib.actions.Disconnect`, :class:`~rummylib.actions.Reconnect`) are
-        checked here but never listed by :meth:`legal_actions`: they are not moves.
-
-        >>> from rummylib.actions import Discard, TimeExpired
-        >>> state = new_game("rummy101", players=2, seed=5)
-        >>> state.verify(Discard(player=0, card=JOKER))
-        Traceback (most recent call last):
-        ...
-        rummylib.errors.IllegalActionError: p1 must take a card first
-        >>> state.verify(TimeExpired(player=1))
-        Traceback (most recent call last):
-        ...
-        rummylib.errors.IllegalActionError: p2's clock is not running
-
-        Raises:
-            IllegalActionError: the action is not legal now; the message says why.
-        """
-        if isinstance(action, Disconnect | Reconnect):
-            self._verify_connection(state, action)
-            return
-        if isinstance(action, TimeExpired):
-            clock = self.turn_clock(state)
-            if clock is None:
-                msg = f"no clock runs in the {state.phase.value} phase"
-                raise _illegal(msg)
-            if action.player not in clock.players:
-                msg = f"{_name(action.player)}'s clock is not running"
-                raise _illegal(msg)
-            return
-        self._check_turn(state, action)
-        player = action.player
-        phase = state.phase
-        if isinstance(action, ProposeFrish):
-            refusal = self._frish_refusal(state, player)
-            if refusal:
-                raise _illegal(f"cannot propose frish: {refusal}")
-            return
-        if phase is Phase.DRAW:
-            if isinstance(action, DrawStock):
-                return
-            if isinstance(action, TakeDiscard):
-                if action.count != 1:
-                    msg = "only the top card of the discard pile can be taken"
-                    raise _illegal(msg)
-                if not state.discard_pile:
-                    msg = "the discard pile is empty"
-                    raise _illegal(msg)
-                refusal = self._take_refusal(state, player, state.discard_pile[-1])
-                if refusal:
-                    raise _illegal(refusal)
-                return
-            if isinstance(action, TakeOpenCard):
-                if state.open_card is None:
-                    msg = "the open card has already been taken"
-                    raise _illegal(msg)
-                if not self._in_first_go_around(state):
-                    msg = "the open card can only be taken in the first go-around"
-                    raise _illegal(msg)
-                refusal = self._take_refusal(state, player, state.open_card)
-                if refusal:
-                    raise _illegal(refusal)
-                return
-            if isinstance(action, Discard | DeclareRummy):
-                msg = f"{_name(player)} must take a card first"
-                raise _illegal(msg)
-        elif phase is Phase.PLAY:
-            if isinstance(action, DrawStock | TakeDiscard | TakeOpenCard):
-                msg = f"{_name(player)} has already taken a card this turn"
-                raise _illegal(msg)
-            if isinstance(action, Discard):
-                refusal = self._discard_refusal(state, player, action.card)
-                if refusal:
-                    raise _illegal(f"cannot discard {action.card}: {refusal}")
-                return
-            if isinstance(action, DeclareRummy):
-                self._verify_declaration(state, action)
-                return
-        elif phase is Phase.SHOW_MELDS:
-            if isinstance(action, GiveUp):
-                return
-            if isinstance(action, ShowMelds):
-                self._verify_melds_in_hand(state, player, action.melds)
-                return
-        elif phase is Phase.FRISH_VOTE:
-            if isinstance(action, AnswerFrish):
-                return
-        elif phase is Phase.REBUY and isinstance(action, Rebuy | DeclineRebuy):
-            return
-        msg = f"{type(action).__name__} is not a move of the {phase.value} phase"
-        raise _illegal(msg)
-
-    def _verify_connection(self, state: GameState, action: Disconnect | Reconnect) -> None:
-        player = action.player
-        detail: IsraeliDetail = state.detail
-        if player not in state.players_in:
-            msg = f"{_name(player)} is not in the match"
-            raise _illegal(msg)
-        if isinstance(action, Disconnect) and player in detail.disconnected:
-            msg = f"{_name(player)} is already disconnected"
-            raise _illegal(msg)
-        if isinstance(action, Reconnect) and player not in detail.disconnected:
-            msg = f"{_name(player)} is not disconnected"
-            raise _illegal(msg)
-
-    def _read_melds(self, melds: Sequence[Meld]) -> tuple[Meld, ...]:
-        """The melds with a legal reading each (rule 1.13: a set is a meld if *some* reading is).
-
-        A meld whose jokers were given an illegal reading is read again from its cards.
-        """
-        read = []
+    def _melds_refusal(self, melds: Sequence[Meld]) -> str | None:
+        """Rule 1.13: a set is a meld if *some* reading of its jokers is legal."""
         for meld in melds:
             reading = _legal_reading(meld, self.meld_rules)
             if isinstance(reading, str):
-                raise _illegal(reading)
-            read.append(reading)
-        return tuple(read)
+                return reading
+        return None
 
-    def _verify_declaration(self, state: GameState, action: DeclareRummy) -> None:
+    def _read_melds(self, melds: Sequence[Meld]) -> tuple[Meld, ...]:
+        """The melds (verified) with a legal reading each, in canonical order."""
+        read = [_legal_reading(meld, self.meld_rules) for meld in melds]
+        return canonical_melds([meld for meld in read if isinstance(meld, Meld)])
+
+    def refuse_declare_rummy(self, state: State, action: DeclareRummy) -> str | None:
+        """Rules 1.10–1.13: a discard allowed by 1.8–1.9 and every other card melded."""
         player = action.player
         refusal = self._discard_refusal(state, player, action.discard)
         if refusal:
-            raise _illegal(f"cannot finish with {action.discard}: {refusal}")
-        self._read_melds(action.melds)
+            return f"cannot finish with {action.discard}: {refusal}"
+        refusal = self._melds_refusal(action.melds)
+        if refusal:
+            return refusal
         rest = Counter(state.hands[player])
         rest[action.discard] -= 1
-        shown: Counter[Card] = Counter()
-        for meld in action.melds:
-            shown.update(meld.cards)
-        if shown != +rest:
-            missing = sorted((rest - shown).elements(), key=lambda card: card.index)
-            extra = sorted((shown - rest).elements(), key=lambda card: card.index)
-            parts = []
-            if missing:
-                parts.append(f"{format_cards(missing)} not melded")
-            if extra:
-                parts.append(f"{format_cards(extra)} not in hand")
-            msg = f"not a rummy: every card but the discard must be melded ({'; '.join(parts)})"
-            raise _illegal(msg)
+        shown = cards_of(action.melds)
+        if shown == +rest:
+            return None
+        parts = []
+        if rest - shown:
+            parts.append(f"{format_cards(by_index((rest - shown).elements()))} not melded")
+        if shown - rest:
+            parts.append(f"{format_cards(by_index((shown - rest).elements()))} not in hand")
+        return f"not a rummy: every card but the discard must be melded ({'; '.join(parts)})"
 
-    def _verify_melds_in_hand(self, state: GameState, player: int, melds: Sequence[Meld]) -> None:
-        self._read_melds(melds)
-        shown: Counter[Card] = Counter()
-        for meld in melds:
-            shown.update(meld.cards)
-        extra = shown - Counter(state.hands[player])
-        if extra:
-            names = format_cards(sorted(extra.elements(), key=lambda card: card.index))
-            msg = f"the melds use cards {_name(player)} does not hold: {names}"
-            raise _illegal(msg)
-
-    def legal_actions(self, state: GameState, player: int) -> tuple[Action, ...]:
-        """The moves of ``player``, in canonical order.
-
-        Taking a card: stock, discard, open card, then a Frish proposal. Playing: discards by
-        card, then declarations. A Frish vote: refuse, accept. Host events are never listed.
-
-        >>> new_game("rummy101", players=2, seed=5).legal_actions()
-        (DrawStock(player=0), TakeOpenCard(player=0), ProposeFrish(player=0))
-        """
-        phase = state.phase
-        if phase is Phase.DRAW:
-            actions: list[Action] = [_DRAW_STOCK[player]]
-            pile, open_card = state.discard_pile, state.open_card
-            if pile and self._take_refusal(state, player, pile[-1]) is None:
-                actions.append(_TAKE_DISCARD[player])
-            if (
-                open_card is not None
-                and self._in_first_go_around(state)
-                and self._take_refusal(state, player, open_card) is None
-            ):
-                actions.append(_TAKE_OPEN[player])
-            if self._frish_refusal(state, player) is None:
-                actions.append(_PROPOSE_FRISH[player])
-            return tuple(actions)
-        if phase is Phase.PLAY:
-            hand = state.hands[player]
-            detail: IsraeliDetail = state.detail
-            taken = JOKER if detail.taken_face_up is None else detail.taken_face_up
-            indexes = sorted({card.index for card in hand} - {JOKER_INDEX, taken.index})
-            discards = _DISCARDS[player]
-            actions = [discards[index] for index in indexes]
-            allowed = [CARDS[index] for index in indexes]
-            actions.extend(self._declarations(hand, allowed, player))
-            return tuple(actions)
-        if phase is Phase.SHOW_MELDS:
-            best = arrange(state.hands[player], self.meld_rules, self.card_points)
-            shown: list[Action] = [ShowMelds(player=player, melds=best.melds)] if best.melds else []
-            return (*shown, GiveUp(player=player))
-        if phase is Phase.FRISH_VOTE:
-            return (
-                AnswerFrish(player=player, accept=False),
-                AnswerFrish(player=player, accept=True),
-            )
-        if phase is Phase.REBUY:
-            return (Rebuy(player=player), DeclineRebuy(player=player))
-        return ()
-
-    def _declarations(
-        self, hand: Sequence[Card], allowed: Sequence[Card], player: int
-    ) -> list[Action]:
+    def candidates_declare_rummy(self, state: State, player: int) -> Iterable[Action]:
+        """For each allowed discard that leaves a complete hand, its best arrangement."""
+        hand = state.hands[player]
+        allowed = [action.card for action in self.candidates_discard(state, player)]
         rules = self.meld_rules
         if not may_meld_all(hand, rules, allowed):
-            return []
-        declarations: list[Action] = []
+            return ()
+        declarations = []
         for card in allowed:
             rest = remove_cards(hand, (card,))
             if not may_meld_all(rest, rules):
@@ -827,121 +682,194 @@ class IsraeliRummy(Variant):
                 )
         return declarations
 
+    def refuse_show_melds(self, state: State, action: ShowMelds) -> str | None:
+        """Rule 1.14: legal melds of cards the player holds."""
+        refusal = self._melds_refusal(action.melds)
+        if refusal:
+            return refusal
+        extra = cards_of(action.melds) - Counter(state.hands[action.player])
+        if extra:
+            names = format_cards(by_index(extra.elements()))
+            return f"the melds use cards {player_name(action.player)} does not hold: {names}"
+        return None
+
+    def candidates_show_melds(self, state: State, player: int) -> Iterable[Action]:
+        """The best arrangement's melds, if it has any."""
+        best = arrange(state.hands[player], self.meld_rules, self.card_points)
+        return (ShowMelds(player=player, melds=best.melds),) if best.melds else ()
+
+    def refuse_give_up(self, state: State, action: GiveUp) -> str | None:
+        """Always allowed in the window."""
+        return None
+
+    def candidates_give_up(self, state: State, player: int) -> Iterable[Action]:
+        """Giving up."""
+        return (GiveUp(player=player),)
+
+    def refuse_answer_frish(self, state: State, action: AnswerFrish) -> str | None:
+        """Either answer, by each player asked."""
+        return None
+
+    def candidates_answer_frish(self, state: State, player: int) -> Iterable[Action]:
+        """Refuse, then accept."""
+        return (AnswerFrish(player=player, accept=False), AnswerFrish(player=player, accept=True))
+
+    def refuse_rebuy(self, state: State, action: Rebuy) -> str | None:
+        """Rule 1.21: each eliminated player chooses."""
+        return None
+
+    def candidates_rebuy(self, state: State, player: int) -> Iterable[Action]:
+        """Buying back in."""
+        return (Rebuy(player=player),)
+
+    refuse_decline_rebuy = refuse_rebuy
+
+    def candidates_decline_rebuy(self, state: State, player: int) -> Iterable[Action]:
+        """Becoming a spectator."""
+        return (DeclineRebuy(player=player),)
+
+    def refuse_time_expired(self, state: State, action: TimeExpired) -> str | None:
+        """Rule 1.25: the host reports a clock that is running."""
+        clock = self.turn_clock(state)
+        if clock is None:
+            return f"no clock runs in the {state.phase.value} phase"
+        if action.player not in clock.players:
+            return f"{player_name(action.player)}'s clock is not running"
+        return None
+
+    def refuse_disconnect(self, state: State, action: Disconnect | Reconnect) -> str | None:
+        """Rule 1.26: a player in the match, connected (or disconnected, to reconnect)."""
+        player = action.player
+        if player not in state.players_in:
+            return f"{player_name(player)} is not in the match"
+        gone = player in state.detail.disconnected
+        if isinstance(action, Disconnect) and gone:
+            return f"{player_name(player)} is already disconnected"
+        if isinstance(action, Reconnect) and not gone:
+            return f"{player_name(player)} is not disconnected"
+        return None
+
+    refuse_reconnect = refuse_disconnect
+
     # -- applying -----------------------------------------------------------------------------
 
-    def apply(self, state: GameState, action: Action) -> GameState:  # noqa: PLR0911, PLR0912
-        """The state after a verified action.
+    def apply_disconnect(self, state: State, action: Disconnect) -> State:
+        """The engine plays for the player from now on (rule 1.26)."""
+        detail = state.detail
+        return state.replace(
+            detail=attrs.evolve(detail, disconnected=_with(detail.disconnected, action.player))
+        )
 
-        >>> from rummylib.actions import Disconnect
-        >>> state = new_game("rummy101", players=2, seed=5).apply(Disconnect(player=1))
-        >>> state.detail.disconnected, state.to_act
-        ((1,), (0,))
-        """
+    def apply_reconnect(self, state: State, action: Reconnect) -> State:
+        """The player plays again; the count of auto-played turns starts over."""
+        detail = state.detail
+        autoplayed = list(detail.autoplayed)
+        autoplayed[action.player] = 0
+        disconnected = _without(detail.disconnected, action.player)
+        return state.replace(
+            detail=attrs.evolve(detail, disconnected=disconnected, autoplayed=tuple(autoplayed))
+        )
+
+    def apply_time_expired(self, state: State, action: TimeExpired) -> State:
+        """A window given up, a Frish refused, or the player removed (rules 1.25, 1.27)."""
         player = action.player
-        detail: IsraeliDetail = state.detail
-        if isinstance(action, Disconnect):
-            return state.replace(
-                detail=attrs.evolve(detail, disconnected=_with(detail.disconnected, player))
-            )
-        if isinstance(action, Reconnect):
-            autoplayed = list(detail.autoplayed)
-            autoplayed[player] = 0
-            return state.replace(
-                detail=attrs.evolve(
-                    detail,
-                    disconnected=_without(detail.disconnected, player),
-                    autoplayed=tuple(autoplayed),
-                )
-            )
-        if isinstance(action, TimeExpired):
-            return self._time_expired(state, player)
-        if isinstance(action, ProposeFrish):
-            return self._propose_frish(state, player)
-        if isinstance(action, AnswerFrish):
-            return self._answer_frish(state, player, accept=action.accept)
-        hands = list(state.hands)
-        if isinstance(action, DrawStock):
-            hands[player] = (*hands[player], state.stock[0])
-            if detail.taken_face_up is not None:  # the common case copies no detail
-                detail = attrs.evolve(detail, taken_face_up=None)
-            return state.replace(
-                hands=tuple(hands), stock=state.stock[1:], phase=Phase.PLAY, detail=detail
-            )
-        if isinstance(action, TakeDiscard):
-            card = state.discard_pile[-1]
-            hands[player] = (*hands[player], card)
-            return state.replace(
-                hands=tuple(hands),
-                discard_pile=state.discard_pile[:-1],
-                phase=Phase.PLAY,
-                detail=attrs.evolve(detail, taken_face_up=card),
-            )
-        if isinstance(action, TakeOpenCard):
-            open_card = state.open_card
-            assert open_card is not None
-            hands[player] = (*hands[player], open_card)
-            return state.replace(
-                hands=tuple(hands),
-                open_card=None,
-                phase=Phase.PLAY,
-                detail=attrs.evolve(detail, taken_face_up=open_card),
-            )
-        if isinstance(action, Discard):
-            hands[player] = remove_cards(hands[player], (action.card,))
-            state = state.replace(
-                hands=tuple(hands), discard_pile=(*state.discard_pile, action.card)
-            )
-            return self._end_turn(state, player)
-        if isinstance(action, DeclareRummy):
-            hands[player] = ()
-            pending = self._window_order(state, player)
-            state = state.replace(
-                hands=tuple(hands),
-                discard_pile=(*state.discard_pile, action.discard),
-                table=canonical_melds(self._read_melds(action.melds)),
-                phase=Phase.SHOW_MELDS,
-                current_player=None,
-                to_act=pending,
-                detail=attrs.evolve(
-                    detail,
-                    declarer=player,
-                    taken_face_up=None,
-                    clock_number=detail.clock_number + 1,
-                ),
-            )
-            return self._score_if_done(state) if not pending else state
-        if isinstance(action, ShowMelds):
-            melds = canonical_melds(self._read_melds(action.melds))
-            return self._close_window(state, player, melds)
-        if isinstance(action, GiveUp):
+        if state.phase is IsraeliPhase.SHOW_MELDS:
             return self._close_window(state, player, None)
-        if isinstance(action, Rebuy | DeclineRebuy):
-            return self._answer_rebuy(state, player, accept=isinstance(action, Rebuy))
-        msg = f"{type(action).__name__} cannot be applied"  # pragma: no cover
-        raise _illegal(msg)  # pragma: no cover
+        if state.phase is IsraeliPhase.FRISH_VOTE:
+            return self._answer_frish(state, player, accept=False)
+        reason = "removed: the turn clock ran out; loses, stake forfeited"
+        return self._remove(state, player, reason=reason, completed=False)
 
-    def _window_order(self, state: GameState, first_after: int) -> tuple[int, ...]:
-        """Every other player still in, in playing order from the one after ``first_after``."""
-        order = []
-        player = first_after
-        for _ in range(len(state.players_in) - 1):
-            player = next_player(state.players_in, player)
-            order.append(player)
-        return tuple(order)
+    def apply_propose_frish(self, state: State, action: ProposeFrish) -> State:
+        """The other players vote, in playing order (rule 1.18)."""
+        detail = state.detail
+        proposals = list(detail.frish_proposals)
+        proposals[action.player] += 1
+        return state.replace(
+            phase=IsraeliPhase.FRISH_VOTE,
+            current_player=None,
+            to_act=self.others_after(state, action.player),
+            detail=attrs.evolve(
+                detail,
+                frish_proposer=action.player,
+                frish_proposals=tuple(proposals),
+                clock_number=detail.clock_number + 1,
+            ),
+        )
 
-    def _close_window(
-        self, state: GameState, player: int, melds: tuple[Meld, ...] | None
-    ) -> GameState:
-        detail: IsraeliDetail = state.detail
+    def apply_answer_frish(self, state: State, action: AnswerFrish) -> State:
+        """One refusal ends the vote; when all accept, the deal is dealt again at x2."""
+        return self._answer_frish(state, action.player, accept=action.accept)
+
+    def apply_draw_stock(self, state: State, action: DrawStock) -> State:
+        """The top of the stock (rule 1.7)."""
+        state = super().apply_draw_stock(state, action)
+        if state.detail.taken_face_up is None:  # the common case copies no detail
+            return state
+        return state.replace(detail=attrs.evolve(state.detail, taken_face_up=None))
+
+    def apply_take_discard(self, state: State, action: TakeDiscard) -> State:
+        """The top discard, which may not be discarded this turn (rule 1.8)."""
+        card = state.discard_pile[-1]
+        state = super().apply_take_discard(state, action)
+        return state.replace(detail=attrs.evolve(state.detail, taken_face_up=card))
+
+    def apply_take_open_card(self, state: State, action: TakeOpenCard) -> State:
+        """The open card, which may not be discarded this turn (rules 1.6, 1.8)."""
+        card = state.open_card
+        assert card is not None
+        hands = list(state.hands)
+        hands[action.player] = (*hands[action.player], card)
+        detail = attrs.evolve(state.detail, taken_face_up=card)
+        return state.replace(hands=tuple(hands), open_card=None, phase=Phase.PLAY, detail=detail)
+
+    def apply_declare_rummy(self, state: State, action: DeclareRummy) -> State:
+        """Rummy: the melds go down, the others show theirs (rule 1.14)."""
+        hands = list(state.hands)
+        hands[action.player] = ()
+        pending = self.others_after(state, action.player)
+        detail = state.detail
+        state = state.replace(
+            hands=tuple(hands),
+            discard_pile=(*state.discard_pile, action.discard),
+            table=self._read_melds(action.melds),
+            phase=IsraeliPhase.SHOW_MELDS,
+            current_player=None,
+            to_act=pending,
+            detail=attrs.evolve(
+                detail,
+                declarer=action.player,
+                taken_face_up=None,
+                clock_number=detail.clock_number + 1,
+            ),
+        )
+        return self._score_if_done(state)
+
+    def apply_show_melds(self, state: State, action: ShowMelds) -> State:
+        """The player's answer in the window."""
+        return self._close_window(state, action.player, self._read_melds(action.melds))
+
+    def apply_give_up(self, state: State, action: GiveUp) -> State:
+        """The player shows nothing."""
+        return self._close_window(state, action.player, None)
+
+    def apply_rebuy(self, state: State, action: Rebuy | DeclineRebuy) -> State:
+        """Back in at the rebuy level, or a spectator (rules 1.21–1.22)."""
+        return self._answer_rebuy(state, action.player, accept=isinstance(action, Rebuy))
+
+    apply_decline_rebuy = apply_rebuy
+
+    def _close_window(self, state: State, player: int, melds: tuple[Meld, ...] | None) -> State:
+        detail = state.detail
         state = state.replace(
             to_act=_without(state.to_act, player),
             detail=attrs.evolve(detail, shown=(*detail.shown, (player, melds))),
         )
         return self._score_if_done(state)
 
-    def _end_turn(self, state: GameState, player: int) -> GameState:
+    def end_turn(self, state: State, player: int) -> State:
         """After a discard: count an auto-played turn (rule 1.26), then pass the turn on."""
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         if player in detail.disconnected:
             autoplayed = list(detail.autoplayed)
             autoplayed[player] += 1
@@ -953,34 +881,23 @@ class IsraeliRummy(Variant):
                 return self._remove(state, player, reason=reason, completed=True)
         return self._next_turn(state, player, completed=True)
 
-    def _next_turn(self, state: GameState, after: int, *, completed: bool) -> GameState:
+    def _next_turn(self, state: State, after: int, *, completed: bool) -> State:
         """Give the turn to the player after ``after``; refill or void if the stock is out."""
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         played = detail.played
         if completed and after not in played:
             played = (*played, after)
-        stock = state.stock
-        open_card = state.open_card
+        stock, open_card = state.stock, state.open_card
         if (
             open_card is not None
             and self.open_card_after_window is OpenCardAfterWindow.BOTTOM_OF_STOCK
             and all(player in played for player in state.players_in)
         ):
             stock, open_card = (*stock, open_card), None
-        upcoming = next_player(state.players_in, after)
-        state = state.replace(
-            stock=stock,
-            open_card=open_card,
-            phase=Phase.DRAW,
-            current_player=upcoming,
-            to_act=(upcoming,),
-            detail=attrs.evolve(
-                detail,
-                played=played,
-                taken_face_up=None,
-                clock_number=detail.clock_number + 1,
-            ),
+        detail = attrs.evolve(
+            detail, played=played, taken_face_up=None, clock_number=detail.clock_number + 1
         )
+        state = self.next_turn(state, after, stock=stock, open_card=open_card, detail=detail)
         if stock:
             return state
         pile = state.discard_pile
@@ -990,40 +907,12 @@ class IsraeliRummy(Variant):
                 discard_pile=pile[-1:],
                 shuffle_count=state.shuffle_count + 1,
             )
-        record = DealResult(
-            deal_number=state.deal_number,
-            points=(0,) * state.player_count,
-            ended_by="void: the stock ran out",
-        )
-        state = state.replace(deal_results=(*state.deal_results, record))
-        return self._deal(
-            state,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            multiplier=state.multiplier,
-            redeal=True,
-        )
+        points = (0,) * state.player_count
+        state = self.record_deal(state, points, ended_by="void: the stock ran out")
+        return self._deal(state, state.dealer, state.deal_number, state.multiplier, redeal=True)
 
-    # -- Frish, clocks, connections, removal (rules 1.18, 1.25–1.27) ---------------------------
-
-    def _propose_frish(self, state: GameState, player: int) -> GameState:
-        detail: IsraeliDetail = state.detail
-        proposals = list(detail.frish_proposals)
-        proposals[player] += 1
-        return state.replace(
-            phase=Phase.FRISH_VOTE,
-            current_player=None,
-            to_act=self._window_order(state, player),
-            detail=attrs.evolve(
-                detail,
-                frish_proposer=player,
-                frish_proposals=tuple(proposals),
-                clock_number=detail.clock_number + 1,
-            ),
-        )
-
-    def _answer_frish(self, state: GameState, player: int, *, accept: bool) -> GameState:
-        detail: IsraeliDetail = state.detail
+    def _answer_frish(self, state: State, player: int, *, accept: bool) -> State:
+        detail = state.detail
         proposer = detail.frish_proposer
         assert proposer is not None
         if not accept:
@@ -1040,25 +929,11 @@ class IsraeliRummy(Variant):
         if to_act:
             return state.replace(to_act=to_act)
         # Everyone accepted: the same dealer deals the same deal again at double the multiplier.
-        return self._deal(
-            state,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            multiplier=state.multiplier * 2,
-            redeal=True,
-        )
+        return self._deal(state, state.dealer, state.deal_number, state.multiplier * 2, redeal=True)
 
-    def _time_expired(self, state: GameState, player: int) -> GameState:
-        if state.phase is Phase.SHOW_MELDS:
-            return self._close_window(state, player, None)
-        if state.phase is Phase.FRISH_VOTE:
-            return self._answer_frish(state, player, accept=False)
-        reason = "removed: the turn clock ran out; loses, stake forfeited"
-        return self._remove(state, player, reason=reason, completed=False)
-
-    def _remove(self, state: GameState, player: int, *, reason: str, completed: bool) -> GameState:
+    def _remove(self, state: State, player: int, *, reason: str, completed: bool) -> State:
         """Rule 1.27: take ``player`` out of the match during their turn; cards under the stock."""
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         hands = list(state.hands)
         cards = hands[player]
         hands[player] = ()
@@ -1081,10 +956,10 @@ class IsraeliRummy(Variant):
 
     # -- scoring ------------------------------------------------------------------------------
 
-    def _score_if_done(self, state: GameState) -> GameState:
+    def _score_if_done(self, state: State) -> State:
         if state.to_act:
             return state
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         declarer = detail.declarer
         assert declarer is not None
         shown = dict(detail.shown)
@@ -1105,24 +980,18 @@ class IsraeliRummy(Variant):
             points[player] = left * state.multiplier
             reason = f"{left} points {how} x{state.multiplier}"
             lines.append(ScoreLine(player=player, points=points[player], reason=reason))
-        record = DealResult(
-            deal_number=state.deal_number,
-            points=tuple(points),
-            lines=tuple(lines),
-            ended_by=f"{_name(declarer)} declared rummy",
-        )
-        scores = tuple(total + add for total, add in zip(state.scores, points, strict=True))
-        state = state.replace(scores=scores, deal_results=(*state.deal_results, record))
+        ended_by = f"{player_name(declarer)} declared rummy"
+        state = self.record_deal(state, points, lines=lines, ended_by=ended_by)
         return self._after_deal(state)
 
-    def _after_deal(self, state: GameState) -> GameState:
+    def _after_deal(self, state: State) -> State:
         """Rules 1.20–1.22: eliminations, the automatic first rebuy, the optional second."""
         threshold = self.elimination_threshold
         survivors = tuple(p for p in state.players_in if state.scores[p] < threshold)
         eliminated = [p for p in state.players_in if state.scores[p] >= threshold]
         if len(survivors) <= 1:
             return self._end_match(state, survivors or state.players_in)
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         level = max(state.scores[p] for p in survivors)
         if self.rebuy_score is RebuyScore.HIGHEST_REMAINING_PLUS_ONE:
             level += 1
@@ -1164,15 +1033,17 @@ class IsraeliRummy(Variant):
             ),
         )
         if pending:
-            return state.replace(phase=Phase.REBUY, current_player=None, to_act=tuple(pending))
+            return state.replace(
+                phase=IsraeliPhase.REBUY, current_player=None, to_act=tuple(pending)
+            )
         return self._next_deal(state)
 
     def _rebuy_cost(self, rebuys_so_far: int) -> int:
         stakes = self.rebuy_stakes
         return self.stake * stakes[min(rebuys_so_far, len(stakes) - 1)]
 
-    def _answer_rebuy(self, state: GameState, player: int, *, accept: bool) -> GameState:
-        detail: IsraeliDetail = state.detail
+    def _answer_rebuy(self, state: State, player: int, *, accept: bool) -> State:
+        detail = state.detail
         to_act = _without(state.to_act, player)
         if accept:
             cost = self._rebuy_cost(detail.rebuys[player])
@@ -1210,36 +1081,23 @@ class IsraeliRummy(Variant):
             return self._end_match(state, state.players_in)
         return self._next_deal(state)
 
-    def _next_deal(self, state: GameState) -> GameState:
-        dealer = next_player(state.players_in, state.dealer)
+    def _next_deal(self, state: State) -> State:
         deal_number = state.deal_number + 1
         multiplier = self.first_deal_multiplier if deal_number == 1 else 1
-        return self._deal(state, dealer=dealer, deal_number=deal_number, multiplier=multiplier)
-
-    def _end_match(self, state: GameState, winners: Sequence[int]) -> GameState:
-        detail: IsraeliDetail = state.detail
-        payouts = [0] * state.player_count
-        share, remainder = divmod(state.pot, len(winners))
-        for offset, player in enumerate(winners):
-            payouts[player] = share + (1 if offset < remainder else 0)
-        result = MatchResult(
-            winners=tuple(winners),
-            scores=state.scores,
-            deals=state.deal_results,
-            payouts=tuple(payouts),
-            lines=detail.events,
+        return self._deal(
+            state, next_player(state.players_in, state.dealer), deal_number, multiplier
         )
-        return state.replace(
-            phase=Phase.MATCH_OVER,
-            current_player=None,
-            to_act=(),
-            players_in=tuple(winners),
-            result=result,
+
+    def _end_match(self, state: State, winners: Sequence[int]) -> State:
+        """The last player in takes the pot (rule 1.20); winners share it evenly otherwise."""
+        payouts = shares(state.pot, winners, state.player_count)
+        return self.end_match(
+            state, winners, payouts=payouts, lines=state.detail.events, players_in=tuple(winners)
         )
 
     # -- for hosts and bots -------------------------------------------------------------------
 
-    def auto_action(self, state: GameState) -> Action:
+    def auto_action(self, state: State) -> Action:
         """Rule 1.26: the move made for a player who cannot act (e.g. disconnected).
 
         On a turn: take from the stock, then discard the card just taken, or, if it is a
@@ -1257,7 +1115,7 @@ class IsraeliRummy(Variant):
         if state.phase is Phase.DRAW:
             assert state.current_player is not None
             return _DRAW_STOCK[state.current_player]
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         if state.phase is Phase.PLAY:
             player = state.current_player
             assert player is not None
@@ -1273,13 +1131,13 @@ class IsraeliRummy(Variant):
             return _DISCARDS[player][worst.index]
         waiting = [player for player in state.to_act if player in detail.disconnected]
         player = (waiting or list(state.to_act))[0]
-        if state.phase is Phase.SHOW_MELDS:
+        if state.phase is IsraeliPhase.SHOW_MELDS:
             return GiveUp(player=player)
-        if state.phase is Phase.FRISH_VOTE:
+        if state.phase is IsraeliPhase.FRISH_VOTE:
             return AnswerFrish(player=player, accept=False)
         return DeclineRebuy(player=player)
 
-    def turn_clock(self, state: GameState) -> TurnClock | None:
+    def turn_clock(self, state: State) -> TurnClock | None:
         """Rule 1.25: how long the players who must act now have; the host keeps the time.
 
         A turn (taking a card, then discarding or declaring) has ``first_go_around_seconds``
@@ -1294,7 +1152,7 @@ class IsraeliRummy(Variant):
         >>> clock.players, clock.seconds, clock.grace_seconds
         ((0,), 60, 60)
         """
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         phase = state.phase
         if phase is Phase.DRAW or phase is Phase.PLAY:
             seconds = (
@@ -1308,21 +1166,21 @@ class IsraeliRummy(Variant):
                 grace_seconds=self.grace_seconds,
                 number=detail.clock_number,
             )
-        if phase is Phase.SHOW_MELDS:
+        if phase is IsraeliPhase.SHOW_MELDS:
             seconds = self.post_declare_seconds
-        elif phase is Phase.FRISH_VOTE:
+        elif phase is IsraeliPhase.FRISH_VOTE:
             seconds = self.frish_answer_seconds
         else:
             return None
         return TurnClock(players=state.to_act, seconds=seconds, number=detail.clock_number)
 
-    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
+    def public_info(self, state: State, player: int) -> tuple[tuple[str, object], ...]:
         """What every player may know beyond the common observation fields.
 
         >>> dict(new_game("rummy101", players=2, seed=5).observation(1).public)["rebuys"]
         (0, 0)
         """
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         return (
             ("frish_proposer", detail.frish_proposer),
             ("frish_proposals", detail.frish_proposals),
@@ -1352,7 +1210,7 @@ class IsraeliRummy(Variant):
         >>> print(observation.variant.greedy_action(observation))
         None
         """
-        phase = observation.phase
+        phase: PhaseBase = observation.phase
         player = observation.player
         if phase is Phase.DRAW:
             proposal = _PROPOSE_FRISH[player]
@@ -1361,7 +1219,7 @@ class IsraeliRummy(Variant):
             ):
                 return proposal
             return None
-        if phase is Phase.FRISH_VOTE and player in observation.to_act:
+        if phase is IsraeliPhase.FRISH_VOTE and player in observation.to_act:
             strong = self._deadwood(observation.hand) <= self.greedy_frish_accept_deadwood
             return AnswerFrish(player=player, accept=strong)
         return None
@@ -1369,7 +1227,7 @@ class IsraeliRummy(Variant):
     def _deadwood(self, hand: Sequence[Card]) -> int:
         return arrange(hand, self.meld_rules, self.card_points).deadwood_points
 
-    def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
+    def match_statistics(self, state: State) -> tuple[tuple[str, int], ...]:
         """Rebuys (mandatory and chosen) and Frish votes in the match so far.
 
         A Frish counts as accepted when every other player in the vote accepted it; a player
@@ -1383,7 +1241,7 @@ class IsraeliRummy(Variant):
         >>> state.variant.match_statistics(state)
         (('rebuys', 0), ('frish proposed', 1), ('frish accepted', 1))
         """
-        detail: IsraeliDetail = state.detail
+        detail = state.detail
         proposed = accepted = 0
         answers: list[bool] | None = None
         for action in (*state.history, None):
@@ -1436,7 +1294,7 @@ class Rummy101(IsraeliRummy):
 
 def next_match(
     final: GameState, *, seed: int | None = None, sitting_out: Iterable[int] = ()
-) -> GameState:
+) -> State:
     """Rule 1.23: the next match at the same table, after ``final`` has ended.
 
     Seat numbers stay. The winner plays first: the next match's variant has

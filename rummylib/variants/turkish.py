@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
-from typing import ClassVar, TypeAlias
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, TypeAlias
 
 import attrs
 
@@ -52,28 +52,20 @@ from rummylib._settings import (
 )
 from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.arrangement import arrange
-from rummylib.cards import JOKER, Card, Rank, format_cards, make_deck
+from rummylib.cards import JOKER, Card, Rank, make_deck
 from rummylib.engine import (
     Phase,
+    PhaseBase,
     Variant,
-    deal_cards,
+    by_index,
+    lay_off_way,
     next_player,
+    player_name,
     remove_cards,
-    shuffled,
 )
-from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError
-from rummylib.melds import (
-    Extension,
-    Meld,
-    MeldRules,
-    RunEnd,
-    canonical_melds,
-    extensions,
-    find_melds,
-    is_meld,
-    rank_at,
-)
-from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+from rummylib.errors import ConfigurationError
+from rummylib.melds import Extension, Meld, MeldRules, RunEnd, extensions, is_meld, rank_at
+from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState
 from rummylib.views import Observation
 
@@ -163,22 +155,12 @@ class TurkishDetail:
     laid_off_cards: tuple[int, ...] = ()
 
 
-def _name(player: int) -> str:
-    return f"p{player + 1}"
-
-
 def _cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
-def _by_index(cards: Sequence[Card] | set[Card]) -> list[Card]:
-    return sorted(cards, key=lambda card: card.index)
-
-
-def _meld_reason(error: InvalidMeldError) -> str:
-    text = str(error)
-    marker = " is not a meld: "
-    return text.split(marker, 1)[1] if marker in text else text
+#: A state of a Turkish 500 match.
+State: TypeAlias = "GameState[TurkishDetail]"
 
 
 def _added(counts: Sequence[int], player: int, amount: int) -> tuple[int, ...]:
@@ -188,7 +170,7 @@ def _added(counts: Sequence[int], player: int, amount: int) -> tuple[int, ...]:
 
 
 @attrs.frozen(kw_only=True)
-class Turkish500(Variant):
+class Turkish500(Variant[TurkishDetail]):
     """Turkish 500 rummy: every rule and setting of RULES.md section 3.
 
     The presets :class:`Turkish300`, :class:`Turkish500Cutthroat` and :class:`Rummy500` are
@@ -230,6 +212,12 @@ class Turkish500(Variant):
     aliases: ClassVar[tuple[str, ...]] = ("turkish", "500_remi")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    phase_actions: ClassVar[Mapping[PhaseBase, tuple[type[Action], ...]]] = {
+        Phase.DRAW: (DrawStock, TakeDiscard),
+        Phase.PLAY: (LayDown, LayOff, Discard),
+    }
+    before_drawing: ClassVar[str] = "must draw a card first"
+    after_drawing: ClassVar[str] = "has already drawn this turn"
 
     decks: int | None = attrs.field(default=2, validator=whole(1, maximum=MAX_DECKS, optional=True))
     jokers: int | None = attrs.field(
@@ -396,28 +384,29 @@ class Turkish500(Variant):
 
     # -- the match ----------------------------------------------------------------------------
 
-    def start(self, state: GameState) -> GameState:
-        """Deal the first deal (dealt by the last seat) and put its pool in."""
-        players = state.player_count
+    def new_detail(self, players: int) -> TurkishDetail:
+        """Nothing melded or laid off yet (the record is new at every deal)."""
         zeros = (0,) * players
-        state = state.replace(
-            pot=self.deal_pool,
-            detail=TurkishDetail(
-                melded_points=zeros,
-                melded_cards=zeros,
-                laid_off_points=zeros,
-                laid_off_cards=zeros,
-            ),
+        return TurkishDetail(
+            melded_points=zeros, melded_cards=zeros, laid_off_points=zeros, laid_off_cards=zeros
         )
-        return self._deal(state, dealer=players - 1, deal_number=1)
 
-    def _deal(self, state: GameState, *, dealer: int, deal_number: int) -> GameState:
+    def turn_up(self, rest: tuple[Card, ...]) -> dict[str, Any]:
+        """With ``start_discard_pile``, one card face up starts the discard pile (3.2)."""
+        if self.start_discard_pile:
+            return {"discard_pile": rest[:1], "stock": rest[1:]}
+        return {"stock": rest}
+
+    def start(self, state: State) -> State:
+        """Deal the first deal (dealt by the last seat) and put its pool in."""
+        return self._deal(state.replace(pot=self.deal_pool), state.dealer, 1)
+
+    def _deal(self, state: State, dealer: int, deal_number: int) -> State:
         """Shuffle and deal; apply the dealt-hand check (3.12) when the table plays it."""
         while True:
-            state = self._shuffle_and_deal(state, dealer=dealer, deal_number=deal_number)
-            if not self.dealt_rummy_check:
-                return state
-            shown = self._dealt_hands(state)
+            detail = self.new_detail(state.player_count)
+            state = self.deal(state, dealer=dealer, deal_number=deal_number, detail=detail)
+            shown = self._dealt_hands(state) if self.dealt_rummy_check else []
             if not shown:
                 return state
             best = min(leftover for _, leftover, _, _ in shown)
@@ -432,52 +421,14 @@ class Turkish500(Variant):
                 dealer, deal_number = self._next_dealer(state), state.deal_number + 1
                 state = state.replace(pot=state.pot + self.deal_pool)
                 continue
-            names = ", ".join(_name(entry[0]) for entry in lowest)
-            record = DealResult(
-                deal_number=deal_number,
-                points=(0,) * state.player_count,
-                ended_by=(
-                    f"dealt hands of {names} tie with leftovers worth {best}: nobody scores, "
-                    f"the pool of {state.pot} carries over and the deal is dealt again"
-                ),
+            names = ", ".join(player_name(entry[0]) for entry in lowest)
+            ended_by = (
+                f"dealt hands of {names} tie with leftovers worth {best}: nobody scores, "
+                f"the pool of {state.pot} carries over and the deal is dealt again"
             )
-            state = state.replace(deal_results=(*state.deal_results, record))
+            state = self.record_deal(state, (0,) * state.player_count, ended_by=ended_by)
 
-    def _shuffle_and_deal(self, state: GameState, *, dealer: int, deal_number: int) -> GameState:
-        players_in = state.players_in
-        first = next_player(players_in, dealer)
-        seats = players_in[players_in.index(first) :] + players_in[: players_in.index(first)]
-        if state.deck is not None and state.shuffle_count == 0:
-            deck = state.deck
-        else:
-            deck = shuffled(self.deck_for(state.player_count), state.seed, state.shuffle_count)
-        size = self.hand_size_for(state.player_count)
-        hands, rest = deal_cards(deck, seats, size, state.player_count)
-        pile: tuple[Card, ...] = ()
-        if self.start_discard_pile:
-            pile, rest = rest[:1], rest[1:]
-        zeros = (0,) * state.player_count
-        return state.replace(
-            phase=Phase.DRAW,
-            current_player=first,
-            to_act=(first,),
-            hands=hands,
-            stock=rest,
-            discard_pile=pile,
-            open_card=None,
-            table=(),
-            deal_number=deal_number,
-            dealer=dealer,
-            shuffle_count=state.shuffle_count + 1,
-            detail=TurkishDetail(
-                melded_points=zeros,
-                melded_cards=zeros,
-                laid_off_points=zeros,
-                laid_off_cards=zeros,
-            ),
-        )
-
-    def _dealt_hands(self, state: GameState) -> list[_Shown]:
+    def _dealt_hands(self, state: State) -> list[_Shown]:
         """Who can go out with the dealt hand: (player, leftover value, melds, leftover card)."""
         rules, points = self.meld_rules, self.card_points
         found: list[_Shown] = []
@@ -498,102 +449,61 @@ class Turkish500(Variant):
         return found
 
     def _go_out_with_dealt_hand(
-        self, state: GameState, player: int, melds: tuple[Meld, ...], leftover: Card | None
-    ) -> GameState:
-        detail: TurkishDetail = state.detail
-        hands = list(state.hands)
-        hands[player] = ()
-        laid = sum(len(meld.cards) for meld in melds)
-        state = state.replace(
-            hands=tuple(hands),
-            table=melds,
-            discard_pile=(
-                (*state.discard_pile, leftover) if leftover is not None else state.discard_pile
-            ),
-            phase=Phase.PLAY,
-            detail=attrs.evolve(
-                detail,
-                melded_points=_added(
-                    detail.melded_points, player, sum(m.points(self.card_points) for m in melds)
-                ),
-                melded_cards=_added(detail.melded_cards, player, laid),
-            ),
-        )
-        return self._score_deal(
-            state, went_out=player, ended_by=f"{_name(player)} went out with the dealt hand"
-        )
+        self,
+        state: State,
+        player: int,
+        melds: tuple[Meld, ...],
+        leftover: Card | None,
+    ) -> State:
+        state = self.apply_lay_down(state, LayDown(player=player, melds=melds), end=False)
+        if leftover is not None:
+            hands = list(state.hands)
+            hands[player] = ()
+            state = state.replace(hands=tuple(hands), discard_pile=(*state.discard_pile, leftover))
+        ended_by = f"{player_name(player)} went out with the dealt hand"
+        return self._score_deal(state.replace(phase=Phase.PLAY), went_out=player, ended_by=ended_by)
 
     # -- legality -----------------------------------------------------------------------------
 
-    def _in_first_go_around(self, state: GameState) -> bool:
-        detail: TurkishDetail = state.detail
-        return detail.turn_index < len(state.players_in)
+    def _in_first_go_around(self, state: State) -> bool:
+        return state.detail.turn_index < len(state.players_in)
 
-    def _cards_to_keep(self, state: GameState) -> int:
+    def _cards_to_keep(self, state: State) -> int:
         """How many cards the current player must keep in hand after laying down or off."""
-        detail: TurkishDetail = state.detail
         window = self.first_go_around_go_out
         if self._in_first_go_around(state) and (
             window is FirstGoAroundGoOut.NOBODY
-            or (window is FirstGoAroundGoOut.FIRST_PLAYER_ONLY and detail.turn_index != 0)
+            or (window is FirstGoAroundGoOut.FIRST_PLAYER_ONLY and state.detail.turn_index != 0)
         ):
             return 2
         return 1 if self.go_out_requires_discard else 0
 
-    def _keep_reason(self, state: GameState, player: int, keep: int) -> str:
+    def _keep_refusal(self, state: State, player: int, left: int) -> str | None:
+        keep = self._cards_to_keep(state)
+        if left >= keep:
+            return None
         if keep == 2:
             if self.first_go_around_go_out is FirstGoAroundGoOut.NOBODY:
                 why = "nobody may go out during the first go-around"
             else:
                 why = "during the first go-around only the first player may go out"
-            return f"{_name(player)} must keep at least 2 cards in hand: {why}"
-        return f"{_name(player)} must keep a card to discard: going out requires a discard"
+            return f"{player_name(player)} must keep at least 2 cards in hand: {why}"
+        return f"{player_name(player)} must keep a card to discard: going out requires a discard"
 
-    def _lay_off_way(self, meld: Meld, action: LayOff) -> Extension | str:
-        """Where and as what the card of ``action`` goes onto ``meld``, or why it cannot."""
-        card = action.card
-        stands = action.stands_for if action.stands_for is not None else card
-        shown = f"{card}={stands}" if card.is_joker else str(card)
-        if stands.is_joker:
-            return f"cannot lay off {shown}: a joker must stand for a natural card"
-        ways = [way for way in extensions(meld, card, self.meld_rules) if way.stands_for == stands]
-        if not ways:
-            grown = Meld(meld.kind, (*meld.cards, card), (*meld.stands_for, stands))
-            try:
-                grown.check(self.meld_rules)
-            except InvalidMeldError as error:
-                reason = _meld_reason(error)
-            else:  # pragma: no cover  (a legal extension is always found above)
-                reason = "it does not extend the meld"
-            return f"cannot lay off {shown} on meld {action.meld_index} ({meld}): {reason}"
-        if len(ways) == 1:
-            if action.end is not None:
-                return (
-                    f"{shown} fits only one end of meld {action.meld_index} ({meld}): leave end out"
-                )
-            return ways[0]
-        for way in ways:
-            if way.end is action.end:
-                return way
-        return (
-            f"{shown} fits both ends of meld {action.meld_index} ({meld}): "
-            "say which with end='low' or end='high'"
-        )
-
-    def _lay_off_actions(self, player: int, index: int, meld: Meld, card: Card) -> list[LayOff]:
-        """The lay-offs of ``card`` on table meld ``index``: one per place and reading."""
-        ways = extensions(meld, card, self.meld_rules)
-        readings = Counter(way.stands_for for way in ways)
-        return [
-            LayOff(
-                player=player,
-                card=card,
-                meld_index=index,
-                stands_for=way.stands_for if card.is_joker else None,
-                end=way.end if readings[way.stands_for] > 1 else None,
-            )
-            for way in ways
-        ]
+    def _owed_refusal(
+        self,
+        state: State,
+        hand: Sequence[Card],
+        table: Sequence[Meld],
+        melded: Sequence[Card],
+    ) -> str | None:
+        """A meld that leaves the card owed from the discard pile with no way to meld is refused."""
+        owed = state.detail.must_meld
+        if owed is None or owed in melded:
+            return None
+        if self._can_still_meld(hand, table, owed, self._cards_to_keep(state)):
+            return None
+        return f"that would leave no way to meld {owed}, taken from the discard pile"
 
     def _lay_off_credit(self, card: Card, way: Extension) -> int:
         """R1: the laid-off card's own value at its place (an ace below a two counts low)."""
@@ -614,38 +524,20 @@ class Turkish500(Variant):
             return False
         return any(is_meld(triple, self.meld_rules) for triple in _triples_with(hand, card))
 
-    def _check_turn(self, state: GameState, action: Action) -> str | None:
-        player = action.player
-        if player in state.to_act:
-            return None
-        if state.current_player is None:
-            return f"{_name(player)} cannot act now ({state.phase.value})"
-        return f"it is {_name(state.current_player)}'s turn, not {_name(player)}'s"
-
-    def _refusal(self, state: GameState, action: Action) -> str | None:  # noqa: PLR0911
-        refusal = self._check_turn(state, action)
-        if refusal:
-            return refusal
-        player = action.player
-        if state.phase is Phase.DRAW:
-            if isinstance(action, DrawStock):
-                return None if state.stock else "the stock is empty"
-            if isinstance(action, TakeDiscard):
-                return self._take_refusal(state, action)
-            if isinstance(action, LayDown | LayOff | Discard):
-                return f"{_name(player)} must draw a card first"
-        elif state.phase is Phase.PLAY:
-            if isinstance(action, DrawStock | TakeDiscard):
-                return f"{_name(player)} has already drawn this turn"
-            if isinstance(action, LayDown):
-                return self._lay_down_refusal(state, action)
-            if isinstance(action, LayOff):
-                return self._lay_off_refusal(state, action)
-            if isinstance(action, Discard):
-                return self._discard_refusal(state, action)
+    def phase_refusal(self, state: State, action: Action) -> str:
+        """A move of no phase here is "not a move of turkish500"."""
+        if any(isinstance(action, kind) for kinds in self.phase_actions.values() for kind in kinds):
+            return super().phase_refusal(state, action)
         return f"{type(action).__name__} is not a move of {self.name}"
 
-    def _take_refusal(self, state: GameState, action: TakeDiscard) -> str | None:
+    def candidates_take_discard(self, state: State, player: int) -> Iterable[Action]:
+        """The discard pile by how many cards are taken."""
+        if not self.draw_from_discard:
+            return ()
+        return [TakeDiscard(player=player, count=n) for n in range(1, len(state.discard_pile) + 1)]
+
+    def refuse_take_discard(self, state: State, action: TakeDiscard) -> str | None:
+        """3.3 and 3.14: the deepest card taken must be melded this turn."""
         pile = state.discard_pile
         if not self.draw_from_discard:
             return "the discard pile is dead: cards are drawn from the stock only"
@@ -659,231 +551,134 @@ class Turkish500(Variant):
         if not self._can_still_meld(hand, state.table, deepest, self._cards_to_keep(state)):
             return (
                 f"cannot take {deepest}: the deepest card taken must be melded this turn, "
-                f"and {_name(action.player)} could not meld it"
+                f"and {player_name(action.player)} could not meld it"
             )
         return None
 
-    def _lay_down_refusal(self, state: GameState, action: LayDown) -> str | None:
-        player = action.player
-        if not action.melds:
-            return "lay down at least one meld"
-        laid: Counter[Card] = Counter()
-        for meld in action.melds:
-            try:
-                meld.check(self.meld_rules)
-            except InvalidMeldError as error:
-                return f"cannot lay down {meld}: {_meld_reason(error)}"
-            laid.update(meld.cards)
-        hand = state.hands[player]
-        extra = laid - Counter(hand)
-        if extra:
-            names = format_cards(_by_index(list(extra.elements())))
-            return f"the melds use cards {_name(player)} does not hold: {names}"
-        keep = self._cards_to_keep(state)
-        left = len(hand) - laid.total()
-        if left < keep:
-            return self._keep_reason(state, player, keep)
-        detail: TurkishDetail = state.detail
-        owed = detail.must_meld
-        if owed is not None and not laid[owed]:
-            rest = remove_cards(hand, laid.elements())
-            table = (*state.table, *action.melds)
-            if not self._can_still_meld(rest, table, owed, keep):
-                return f"that would leave no way to meld {owed}, taken from the discard pile"
-        return None
-
-    def _lay_off_refusal(self, state: GameState, action: LayOff) -> str | None:  # noqa: PLR0911
-        player, card = action.player, action.card
-        hand = state.hands[player]
-        if card not in hand:
-            return f"{card} is not in {_name(player)}'s hand"
-        if card.is_joker and action.stands_for is None:
-            return "a joker laid off must name the card it stands for (stands_for)"
-        if not card.is_joker and action.stands_for is not None:
-            return "only a joker names the card it stands for"
-        index = action.meld_index
-        if not 0 <= index < len(state.table):
-            return f"there is no meld {index} on the table (it holds {len(state.table)})"
-        way = self._lay_off_way(state.table[index], action)
-        if isinstance(way, str):
-            return way
-        keep = self._cards_to_keep(state)
-        if len(hand) - 1 < keep:
-            return self._keep_reason(state, player, keep)
-        detail: TurkishDetail = state.detail
-        owed = detail.must_meld
-        if owed is not None and card != owed:
-            table = list(state.table)
-            table[index] = way.meld
-            rest = remove_cards(hand, (card,))
-            if not self._can_still_meld(rest, table, owed, keep):
-                return f"that would leave no way to meld {owed}, taken from the discard pile"
-        return None
-
-    def _discard_refusal(self, state: GameState, action: Discard) -> str | None:
-        player = action.player
-        if action.card not in state.hands[player]:
-            return f"{action.card} is not in {_name(player)}'s hand"
-        detail: TurkishDetail = state.detail
-        if detail.must_meld is not None:
-            return (
-                f"cannot discard yet: {detail.must_meld}, taken from the discard pile, "
-                "must be melded first"
-            )
-        return None
-
-    def verify(self, state: GameState, action: Action) -> None:
-        """Check an action against rules 3.3–3.8.
-
-        Raises:
-            IllegalActionError: the action is not legal now; the message says why.
-        """
-        refusal = self._refusal(state, action)
+    def refuse_lay_down(self, state: State, action: LayDown) -> str | None:
+        """3.4–3.7: legal melds of the hand, keeping what the turn must keep."""
+        refusal = super().refuse_lay_down(state, action)
         if refusal is not None:
-            raise IllegalActionError(refusal)
+            return refusal
+        laid = [card for meld in action.melds for card in meld.cards]
+        hand = state.hands[action.player]
+        rest = remove_cards(hand, laid)
+        return self._keep_refusal(state, action.player, len(rest)) or self._owed_refusal(
+            state, rest, (*state.table, *action.melds), laid
+        )
 
-    def legal_actions(self, state: GameState, player: int) -> tuple[Action, ...]:
-        """Canonical order.
+    def refuse_lay_off(self, state: State, action: LayOff) -> str | None:
+        """3.6: a card that extends a table meld, keeping what the turn must keep."""
+        refusal = super().refuse_lay_off(state, action)
+        if refusal is not None:
+            return refusal
+        rest = remove_cards(state.hands[action.player], (action.card,))
+        refusal = self._keep_refusal(state, action.player, len(rest))
+        if refusal is not None:
+            return refusal
+        table = list(state.table)
+        way = lay_off_way(table[action.meld_index], action, self.meld_rules)
+        assert not isinstance(way, str)  # the base refusal found it
+        table[action.meld_index] = way.meld
+        return self._owed_refusal(state, rest, table, (action.card,))
 
-        Draw phase: the stock, then the discard pile by how many cards are taken. Play phase:
-        each single meld of :func:`~rummylib.melds.find_melds` of the hand, then lay-offs by
-        table meld, card and (for a joker) the card it stands for, then discards by card.
-        """
-        candidates: list[Action] = []
-        if state.phase is Phase.DRAW:
-            candidates.append(DrawStock(player=player))
-            if self.draw_from_discard:
-                candidates.extend(
-                    TakeDiscard(player=player, count=count)
-                    for count in range(1, len(state.discard_pile) + 1)
-                )
-        elif state.phase is Phase.PLAY:
-            hand = state.hands[player]
-            candidates.extend(
-                LayDown(player=player, melds=(meld,)) for meld in find_melds(hand, self.meld_rules)
-            )
-            distinct = _by_index(set(hand))
-            for index, meld in enumerate(state.table):
-                for card in distinct:
-                    candidates.extend(self._lay_off_actions(player, index, meld, card))
-            candidates.extend(Discard(player=player, card=card) for card in distinct)
-        return tuple(action for action in candidates if self._refusal(state, action) is None)
+    def refuse_discard(self, state: State, action: Discard) -> str | None:
+        """3.5: a card of the hand, once a card taken from the pile is melded."""
+        refusal = super().refuse_discard(state, action)
+        owed = state.detail.must_meld
+        if refusal is None and owed is not None:
+            return f"cannot discard yet: {owed}, taken from the discard pile, must be melded first"
+        return refusal
 
     # -- applying -----------------------------------------------------------------------------
 
-    def apply(self, state: GameState, action: Action) -> GameState:
-        """The state after a verified action."""
-        player = action.player
-        detail: TurkishDetail = state.detail
-        hands = list(state.hands)
-        if isinstance(action, DrawStock):
-            hands[player] = (*hands[player], state.stock[0])
-            return state.replace(hands=tuple(hands), stock=state.stock[1:], phase=Phase.PLAY)
-        if isinstance(action, TakeDiscard):
-            taken = state.discard_pile[-action.count :]
-            hands[player] = (*hands[player], *taken)
-            return state.replace(
-                hands=tuple(hands),
-                discard_pile=state.discard_pile[: -action.count],
-                phase=Phase.PLAY,
-                detail=attrs.evolve(detail, must_meld=taken[0]),
-            )
-        if isinstance(action, LayDown):
-            melds = canonical_melds(action.melds)
-            laid = [card for meld in melds for card in meld.cards]
-            hands[player] = remove_cards(hands[player], laid)
-            owed = detail.must_meld
-            state = state.replace(
-                hands=tuple(hands),
-                table=(*state.table, *melds),
-                detail=attrs.evolve(
-                    detail,
-                    must_meld=None if owed in laid else owed,
-                    melded_points=_added(
-                        detail.melded_points,
-                        player,
-                        sum(meld.points(self.card_points) for meld in melds),
-                    ),
-                    melded_cards=_added(detail.melded_cards, player, len(laid)),
-                ),
-            )
-            return self._after_meld(state, player)
-        if isinstance(action, LayOff):
-            way = self._lay_off_way(state.table[action.meld_index], action)
-            assert not isinstance(way, str)  # verified
-            credit = self._lay_off_credit(action.card, way)
-            table = list(state.table)
-            table[action.meld_index] = way.meld
-            hands[player] = remove_cards(hands[player], (action.card,))
-            owed = detail.must_meld
-            state = state.replace(
-                hands=tuple(hands),
-                table=tuple(table),
-                detail=attrs.evolve(
-                    detail,
-                    must_meld=None if owed == action.card else owed,
-                    laid_off_points=_added(detail.laid_off_points, player, credit),
-                    laid_off_cards=_added(detail.laid_off_cards, player, 1),
-                ),
-            )
-            return self._after_meld(state, player)
-        if isinstance(action, Discard):
-            hands[player] = remove_cards(hands[player], (action.card,))
-            state = state.replace(
-                hands=tuple(hands), discard_pile=(*state.discard_pile, action.card)
-            )
-            if not hands[player]:
-                return self._end_deal(state, went_out=player, ended_by=f"{_name(player)} went out")
-            return self._next_turn(state, player)
-        msg = f"{type(action).__name__} cannot be applied"  # pragma: no cover
-        raise IllegalActionError(msg)  # pragma: no cover
+    def apply_take_discard(self, state: State, action: TakeDiscard) -> State:
+        """The deepest card taken is owed: it must be melded this turn."""
+        owed = state.discard_pile[-action.count]
+        state = super().apply_take_discard(state, action)
+        return state.replace(detail=attrs.evolve(state.detail, must_meld=owed))
 
-    def _after_meld(self, state: GameState, player: int) -> GameState:
+    def apply_lay_down(self, state: State, action: LayDown, *, end: bool = True) -> State:
+        """The melds score for the player (3.10); a player left with no cards goes out."""
+        laid = [card for meld in action.melds for card in meld.cards]
+        detail = state.detail
+        player = action.player
+        earned = sum(meld.points(self.card_points) for meld in action.melds)
+        state = (
+            super()
+            .apply_lay_down(state, action)
+            .replace(
+                detail=attrs.evolve(
+                    detail,
+                    must_meld=None if detail.must_meld in laid else detail.must_meld,
+                    melded_points=_added(detail.melded_points, player, earned),
+                    melded_cards=_added(detail.melded_cards, player, len(laid)),
+                )
+            )
+        )
+        return self._after_meld(state, player) if end else state
+
+    def apply_lay_off(self, state: State, action: LayOff) -> State:
+        """The card scores at its place for the player (R1); an empty hand goes out."""
+        way = lay_off_way(state.table[action.meld_index], action, self.meld_rules)
+        assert not isinstance(way, str)  # verified
+        detail = state.detail
+        player = action.player
+        state = (
+            super()
+            .apply_lay_off(state, action)
+            .replace(
+                detail=attrs.evolve(
+                    detail,
+                    must_meld=None if detail.must_meld == action.card else detail.must_meld,
+                    laid_off_points=_added(
+                        detail.laid_off_points, player, self._lay_off_credit(action.card, way)
+                    ),
+                    laid_off_cards=_added(detail.laid_off_cards, player, 1),
+                )
+            )
+        )
+        return self._after_meld(state, player)
+
+    def _after_meld(self, state: State, player: int) -> State:
         if state.hands[player]:
             return state
-        return self._end_deal(state, went_out=player, ended_by=f"{_name(player)} went out")
+        return self._end_deal(state, went_out=player, ended_by=f"{player_name(player)} went out")
 
-    def _next_turn(self, state: GameState, after: int) -> GameState:
-        detail: TurkishDetail = state.detail
-        turn_index = detail.turn_index + 1
-        if self.max_go_arounds is not None and turn_index >= self.max_go_arounds * len(
-            state.players_in
-        ):
-            rounds = "go-around" if self.max_go_arounds == 1 else "go-arounds"
+    def end_turn(self, state: State, player: int) -> State:
+        """After a discard: out, the go-around limit (3.8), the next turn, the stock (3.8)."""
+        if not state.hands[player]:
             return self._end_deal(
-                state, went_out=None, ended_by=f"{self.max_go_arounds} {rounds} played"
+                state, went_out=player, ended_by=f"{player_name(player)} went out"
             )
-        upcoming = next_player(state.players_in, after)
-        state = state.replace(
-            phase=Phase.DRAW,
-            current_player=upcoming,
-            to_act=(upcoming,),
-            detail=attrs.evolve(detail, turn_index=turn_index, must_meld=None),
-        )
+        turn_index = state.detail.turn_index + 1
+        limit = self.max_go_arounds
+        if limit is not None and turn_index >= limit * len(state.players_in):
+            rounds = "go-around" if limit == 1 else "go-arounds"
+            return self._end_deal(state, went_out=None, ended_by=f"{limit} {rounds} played")
+        detail = attrs.evolve(state.detail, turn_index=turn_index, must_meld=None)
+        state = self.next_turn(state, player, detail=detail)
+        upcoming = state.to_act[0]
         if not state.stock and not self.legal_actions(state, upcoming):
-            return self._end_deal(
-                state,
-                went_out=None,
-                ended_by=f"the stock ran out and {_name(upcoming)} cannot draw",
-            )
+            ended_by = f"the stock ran out and {player_name(upcoming)} cannot draw"
+            return self._end_deal(state, went_out=None, ended_by=ended_by)
         return state
 
     # -- scoring ------------------------------------------------------------------------------
 
-    def _end_deal(self, state: GameState, *, went_out: int | None, ended_by: str) -> GameState:
+    def _end_deal(self, state: State, *, went_out: int | None, ended_by: str) -> State:
         """Score the deal, then deal the next one unless the match is over."""
         state = self._score_deal(state, went_out=went_out, ended_by=ended_by)
         if state.is_over:
             return state
-        dealer = self._next_dealer(state)
         state = state.replace(pot=state.pot + self.deal_pool)
-        return self._deal(state, dealer=dealer, deal_number=state.deal_number + 1)
+        return self._deal(state, self._next_dealer(state), state.deal_number + 1)
 
-    def _next_dealer(self, state: GameState) -> int:
+    def _next_dealer(self, state: State) -> int:
         """R6: the deal passes to the left after every deal."""
         return next_player(state.players_in, state.dealer)
 
-    def _score_deal(self, state: GameState, *, went_out: int | None, ended_by: str) -> GameState:
+    def _score_deal(self, state: State, *, went_out: int | None, ended_by: str) -> State:
         """Rules 3.10–3.11 (and 3.14 for cutthroat): score the deal; end the match if due."""
         players_in = state.players_in
         own = {player: self._player_lines(state, player) for player in players_in}
@@ -896,7 +691,7 @@ class Turkish500(Variant):
                 winner, tied = tied[0], []
         lines = [line for player in players_in for line in own[player]]
         if self.scoring is Scoring.WINNER_ONLY:
-            why = "no single winner" if winner is None else f"{_name(winner)} won"
+            why = "no single winner" if winner is None else f"{player_name(winner)} won"
             lines = [line for line in lines if line.player == winner]
             lines.extend(
                 ScoreLine(
@@ -914,38 +709,27 @@ class Turkish500(Variant):
             pot = 0
         elif tied and pot and self.pool_tie is PoolTie.SPLIT:
             share = pot // len(tied)
-            lines.extend(
-                ScoreLine(
-                    player=player,
-                    points=share,
-                    reason="a share of the pool: tie for the best score",
-                )
-                for player in tied
-            )
+            reason = "a share of the pool: tie for the best score"
+            lines.extend(ScoreLine(player=player, points=share, reason=reason) for player in tied)
             pot -= share * len(tied)
         if tied and pot:
             ended_by += f"; the best scores tie, so the pool of {pot} carries over"
         points = [0] * state.player_count
         for line in lines:
             points[line.player] += line.points
-        record = DealResult(
-            deal_number=state.deal_number,
-            points=tuple(points),
-            lines=tuple(lines),
-            ended_by=ended_by,
-        )
-        scores = tuple(total + add for total, add in zip(state.scores, points, strict=True))
-        state = state.replace(scores=scores, pot=pot, deal_results=(*state.deal_results, record))
+        state = self.record_deal(state, points, lines=lines, ended_by=ended_by, pot=pot)
+        scores = state.scores
         top = max(scores[player] for player in players_in)
         if top >= self.target_score or (
             self.max_deals is not None and state.deal_number >= self.max_deals
         ):
-            return self._end_match(state)
+            # Rule 3.13: the highest total wins; an exact tie at the top is a shared win.
+            return self.end_match(state, [p for p in players_in if scores[p] == top])
         return state
 
-    def _player_lines(self, state: GameState, player: int) -> list[ScoreLine]:
+    def _player_lines(self, state: State, player: int) -> list[ScoreLine]:
         """Rule 3.10 for one player: melded, laid off, left in hand."""
-        detail: TurkishDetail = state.detail
+        detail = state.detail
         lines = []
         if detail.melded_cards[player]:
             reason = f"melded {_cards(detail.melded_cards[player])}"
@@ -965,18 +749,6 @@ class Turkish500(Variant):
             )
         return lines
 
-    def _end_match(self, state: GameState) -> GameState:
-        """Rule 3.13: the highest total wins; an exact tie at the top is a shared win."""
-        top = max(state.scores[player] for player in state.players_in)
-        winners = tuple(player for player in state.players_in if state.scores[player] == top)
-        result = MatchResult(
-            winners=winners,
-            scores=state.scores,
-            deals=state.deal_results,
-            payouts=(0,) * state.player_count,
-        )
-        return state.replace(phase=Phase.MATCH_OVER, current_player=None, to_act=(), result=result)
-
     # -- automatic play and information ------------------------------------------------------
 
     def auto_action(self, state: GameState) -> Action:
@@ -995,7 +767,7 @@ class Turkish500(Variant):
             if state.stock:
                 return DrawStock(player=player)
             return actions[0]
-        detail: TurkishDetail = state.detail
+        detail = state.detail
         owed = detail.must_meld
         if owed is not None:
             return next(action for action in actions if _melds_card(action, owed))
@@ -1018,7 +790,7 @@ class Turkish500(Variant):
         melded_points (0, 0)
         laid_off_points (0, 0)
         """
-        detail: TurkishDetail = state.detail
+        detail = state.detail
         return (
             ("must_meld", detail.must_meld),
             ("cards_to_keep", self._cards_to_keep(state)),
@@ -1129,7 +901,7 @@ def _triples_with(hand: Sequence[Card], card: Card) -> list[list[Card]]:
     """
     others = Counter(remove_cards(hand, (card,)))
     jokers = others.pop(JOKER, 0)
-    naturals = _by_index(set(others))
+    naturals = by_index(set(others))
     triples: list[list[Card]] = []
     if card.is_joker:
         if jokers and naturals:
