@@ -1,4 +1,4 @@
-"""A fast test of whether a hand can be melded completely (optionally after one discard).
+"""Fast tests of what a hand can meld: all of it (optionally after one discard), or one card.
 
 This is the engine's hot path in Israeli rummy: every turn, the list of legal actions must
 know whether the player can declare. The test is a relaxation of the exact question: it
@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from rummylib.cards import JOKER_INDEX, Card
-from rummylib.melds import AceRule, MeldRules
+from rummylib.cards import JOKER, JOKER_INDEX, Card
+from rummylib.melds import AceRule, MeldRules, find_melds, is_meld, rank_at
 
 # A run window through one card: the other cards' indexes by position, the offset of the
 # card itself, and the offsets that are ace positions.
@@ -275,3 +276,67 @@ def may_meld_all(  # noqa: PLR0915  (one search, kept in one place for speed)
             counts[card] += 1
 
     return search(0, jokers, skip=bool(allowed))
+
+
+def may_meld_card(hand: Sequence[Card], card: Card, rules: MeldRules) -> bool:
+    """Whether ``card`` (one of ``hand``) is in some meld of cards from ``hand``; exact.
+
+    With three-card melds and no wrap-around every meld holding a card has a three-card part
+    that holds it (a window of a run, three cards of a group), so only those are tried; other
+    rules search :func:`~rummylib.melds.find_melds`.
+
+    >>> from rummylib.cards import parse_card, parse_cards
+    >>> hand = parse_cards("7h 8h * Kc")
+    >>> (
+    ...     may_meld_card(hand, parse_card("7h"), MeldRules()),
+    ...     may_meld_card(hand, parse_card("Kc"), MeldRules()),
+    ... )
+    (True, False)
+    """
+    if rules.min_size != 3 or rules.ace is AceRule.WRAP:
+        return any(card in meld.cards for meld in find_melds(hand, rules))
+    return any(is_meld(triple, rules) for triple in _triples_with(hand, card))
+
+
+def _positions(card: Card) -> tuple[int, ...]:
+    """Where a natural card can stand in a run: 1 (low ace) … 13 (king), 14 (high ace)."""
+    rank = int(card.rank or 0)
+    return (1, 14) if rank == 1 else (rank,)
+
+
+def _triples_with(hand: Sequence[Card], card: Card) -> list[list[Card]]:
+    """Three-card candidate melds holding ``card`` drawn from ``hand`` (which holds it)."""
+    others = Counter(hand)
+    others[card] -= 1
+    jokers = others.pop(JOKER, 0)
+    naturals = sorted((other for other, count in others.items() if count > 0), key=_index)
+    triples: list[list[Card]] = []
+    if card.is_joker:
+        if jokers and naturals:
+            triples.append([card, JOKER, naturals[0]])
+        for offset, first in enumerate(naturals):
+            for second in naturals[offset + 1 :]:
+                close = first.suit == second.suit and any(
+                    abs(a - b) in {1, 2} for a in _positions(first) for b in _positions(second)
+                )
+                if close or (first.rank == second.rank and first.suit != second.suit):
+                    triples.append([card, first, second])
+        return triples
+    present = set(naturals)
+    alike = [other for other in naturals if other.rank == card.rank and other.suit != card.suit]
+    if len(alike[:2]) + jokers >= 2:
+        triples.append([card, *alike[:2], *[JOKER] * (2 - len(alike[:2]))])
+    for position in _positions(card):
+        for start in range(max(1, position - 2), min(position, 12) + 1):
+            triple = [card]
+            for other in range(start, start + 3):
+                if other != position:
+                    wanted = Card(rank_at(other), card.suit)
+                    triple.append(wanted if wanted in present else JOKER)
+            if triple.count(JOKER) <= jokers:
+                triples.append(triple)
+    return triples
+
+
+def _index(card: Card) -> int:
+    return card.index

@@ -4,7 +4,7 @@ One place for the checks every settings class needs, so every bad value gets the
 message: ``min_size must be a whole number of at least 2, not 1``, or with an upper bound
 ``decks must be a whole number from 1 to 4, not 10``.
 
-Every numeric setting of a variant has an upper bound (RULES.md R9: no setting may make a
+Every numeric setting of a variant has an upper bound (review point R9: no setting may make a
 table too large to hold or a game without end); the bounds shared by several variants are the
 constants below, and each variant's rules page lists the range of each of its settings.
 """
@@ -28,6 +28,7 @@ __all__ = [
     "MAX_MULTIPLE",
     "MAX_POINTS",
     "MAX_SECONDS",
+    "Choice",
     "check_range",
     "flag",
     "read_choice",
@@ -56,6 +57,20 @@ MAX_MULTIPLE: Final = 1_000
 MAX_COUNT: Final = 1_000
 
 _Choice = TypeVar("_Choice", bound=enum.Enum)
+
+
+class Choice(enum.Enum):
+    """The base of an enum setting: the class itself is the setting's converter.
+
+    Called with a value that is none of its members' values, it raises
+    :class:`~rummylib.errors.ConfigurationError` listing them (``converter=TheEnum``).
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> Choice:
+        allowed = ", ".join(repr(member.value) for member in cls)
+        msg = f"bad setting {shorten(value)}: expected one of {allowed}"
+        raise ConfigurationError(msg)
 
 
 def read_choice(values: type[_Choice], value: object) -> _Choice:

@@ -200,16 +200,44 @@ class Variant(Generic[D]):
     #: The refusal of a second draw ("p1 …").
     after_drawing: ClassVar[str] = "has already taken a card this turn"
 
+    _made_rules: MeldRules | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _made_points: CardPoints | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.check_settings()
+
+    def check_settings(self) -> None:
+        """Raise :class:`~rummylib.errors.ConfigurationError` for settings that clash (R9).
+
+        Each field checks itself; this hook checks fields against each other. Default: none.
+        """
+
     # -- what the game is -------------------------------------------------------------------
 
     @property
     def meld_rules(self) -> MeldRules:
-        """What counts as a meld at this table."""
-        raise NotImplementedError
+        """What counts as a meld at this table: :meth:`make_meld_rules`, made once."""
+        rules = self._made_rules
+        if rules is None:
+            rules = self.make_meld_rules()
+            object.__setattr__(self, "_made_rules", rules)
+        return rules
 
     @property
     def card_points(self) -> CardPoints:
-        """What each card is worth at this table."""
+        """What each card is worth at this table: :meth:`make_card_points`, made once."""
+        points = self._made_points
+        if points is None:
+            points = self.make_card_points()
+            object.__setattr__(self, "_made_points", points)
+        return points
+
+    def make_meld_rules(self) -> MeldRules:
+        """The table's :class:`~rummylib.melds.MeldRules`, from its settings."""
+        raise NotImplementedError
+
+    def make_card_points(self) -> CardPoints:
+        """The table's :class:`~rummylib.scoring.CardPoints`, from its settings."""
         raise NotImplementedError
 
     def deck_for(self, players: int) -> tuple[Card, ...]:

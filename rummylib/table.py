@@ -2,7 +2,7 @@
 
 :func:`best_play` is exact: given the melds on the table and a hand, it finds the legal meld
 action that puts the most cards (or points) from the hand on the table, splitting, joining and
-extending table melds as needed. Carousel's rules (RULES.md section 2) and its bots use it;
+extending table melds as needed. Carousel's rules (section 2 of the rules pages) and its bots use it;
 with ``jokers="free"`` it solves Rummikub-style tables too. The search itself is a dynamic
 programme over ranks and suits in ``rummylib._table_solver``.
 
@@ -14,7 +14,6 @@ programme over ranks and suits in ``rummylib._table_solver``.
 
 from __future__ import annotations
 
-import enum
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -23,16 +22,16 @@ from typing import Final
 import attrs
 
 from rummylib import _table_solver
-from rummylib._settings import read_choice
-from rummylib.cards import CARDS, JOKER, Card
-from rummylib.errors import ConfigurationError, shorten
+from rummylib._settings import Choice, read_choice
+from rummylib.cards import CARDS, JOKER, Card, format_cards
+from rummylib.errors import ConfigurationError, InvalidMeldError, shorten
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules
 from rummylib.scoring import CardPoints, hand_points
 
 __all__ = ["JokerReplacementSource", "Play", "best_play", "cards_of", "joker_identities"]
 
 
-class JokerReplacementSource(enum.Enum):
+class JokerReplacementSource(Choice):
     """Where the natural card that takes a table joker's place may come from (rule 2.10).
 
     >>> JokerReplacementSource("hand_only")
@@ -48,6 +47,7 @@ class JokerReplacementSource(enum.Enum):
 def cards_of(melds: Iterable[Meld]) -> Counter[Card]:
     """Every card of the melds, jokers included, as a multiset.
 
+    >>> from rummylib import parse_cards, parse_meld
     >>> cards_of([parse_meld("7h 8h *", MeldRules())]) == Counter(parse_cards("7h 8h *"))
     True
     """
@@ -60,6 +60,7 @@ def cards_of(melds: Iterable[Meld]) -> Counter[Card]:
 def joker_identities(melds: Iterable[Meld]) -> Counter[Card]:
     """What the jokers of the melds stand for, as a multiset of natural cards.
 
+    >>> from rummylib import format_cards, parse_meld
     >>> format_cards(joker_identities([parse_meld("7h 8h *=9h", MeldRules())]).elements())
     '9h'
     """
@@ -71,6 +72,64 @@ def joker_identities(melds: Iterable[Meld]) -> Counter[Card]:
     return identities
 
 
+def rearrangement_refusal(
+    table: Sequence[Meld],
+    hand: Sequence[Card],
+    new_table: Sequence[Meld],
+    rules: MeldRules,
+    replacement: JokerReplacementSource = JokerReplacementSource.HAND_OR_TABLE,
+) -> str | None:
+    """Why replacing ``table`` by ``new_table`` is not a legal meld action, or ``None``.
+
+    The conditions, checked in this order: (a) every card added comes from ``hand`` and at
+    least one does; (b) no table card goes back to a hand; (c) every meld of the new table is
+    legal under ``rules``; (d) every table joker still stands for the card it was declared
+    as, unless that natural card took its place (from the hand only, with
+    ``replacement="hand_only"``). Carousel's meld action (rule 2.5) is such a rearrangement.
+
+    >>> from rummylib.cards import parse_cards
+    >>> from rummylib.melds import parse_meld
+    >>> rules = MeldRules()
+    >>> old, new = [parse_meld("7c 7h *=7d", rules)], [parse_meld("7c 7h 7d 7s", rules)]
+    >>> rearrangement_refusal(old, parse_cards("7d 7s"), new, rules)
+    'a joker left the table'
+    """
+    old_cards = cards_of(table)
+    new_cards = cards_of(new_table)
+    added = new_cards - old_cards
+    not_held = added - Counter(hand)
+    if not_held:
+        names = format_cards(sorted(not_held.elements(), key=_index))
+        return f"the new table has cards the player does not hold: {names}"
+    if not added:
+        return "no card from hand was played"
+    removed = sorted(old_cards - new_cards, key=_index)
+    if removed:
+        return "a joker left the table" if removed[0].is_joker else f"{removed[0]} left the table"
+    for meld in new_table:
+        try:
+            meld.check(rules)
+        except InvalidMeldError as error:
+            return str(error)
+    old_jokers = joker_identities(table)
+    new_jokers = joker_identities(new_table)
+    lost = old_jokers - new_jokers
+    hand_only = read_choice(JokerReplacementSource, replacement) is JokerReplacementSource.HAND_ONLY
+    gained = sorted((new_jokers - old_jokers).elements(), key=_index)
+    for card in sorted(lost, key=_index):
+        replacing = added[card] if hand_only else new_cards[card]
+        if replacing < lost[card]:
+            msg = f"the joker declared as {card} changed to {gained[0]}"
+            if hand_only and new_cards[card] > replacing:
+                msg += f" (only a {card} from the hand may take its place)"
+            return msg
+    return None
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
 @attrs.frozen(kw_only=True)
 class Play:
     """A meld action found by :func:`best_play`.
@@ -80,6 +139,7 @@ class Play:
         played: the hand cards it puts on the table, in canonical order.
         points: the points of those cards.
 
+    >>> from rummylib import parse_cards
     >>> Play(table=(), played=parse_cards("7h"), points=7).card_count
     1
     """
@@ -92,6 +152,7 @@ class Play:
     def card_count(self) -> int:
         """How many cards from the hand go down.
 
+        >>> from rummylib import parse_cards
         >>> Play(table=(), played=parse_cards("7h 8h"), points=15).card_count
         2
         """
@@ -169,6 +230,7 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
     Returns:
         The new table and the hand cards it uses, or ``None`` when no card can be played.
 
+    >>> from rummylib import format_cards, parse_cards, parse_meld
     >>> rules = MeldRules()
     >>> table = [parse_meld("5s *=6s 7s", rules), parse_meld("9h 9c 9d", rules)]
     >>> play = best_play(table, parse_cards("6s 2d 3d"), rules)

@@ -28,14 +28,12 @@ rearranging the table as needed; :class:`~rummylib.bots.GreedyBot` plays with it
 
 from __future__ import annotations
 
-import enum
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar, Final, TypeAlias
 
 import attrs
 
-from rummylib._settings import MAX_CARD_POINTS, MAX_POINTS, read_choice, whole
+from rummylib._settings import MAX_CARD_POINTS, MAX_POINTS, Choice, whole
 from rummylib.actions import Action, DrawStock, Knock, Pass, Rearrange
 from rummylib.cards import Card, format_cards, make_deck
 from rummylib.engine import (
@@ -47,7 +45,7 @@ from rummylib.engine import (
     player_name,
     remove_cards,
 )
-from rummylib.errors import IllegalActionError, InvalidMeldError
+from rummylib.errors import IllegalActionError
 from rummylib.melds import Meld, MeldRules, canonical_melds, extensions, find_melds
 from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState, stack_deck
@@ -56,7 +54,7 @@ from rummylib.table import (
     Play,
     best_play,
     cards_of,
-    joker_identities,
+    rearrangement_refusal,
 )
 from rummylib.views import Observation
 
@@ -82,11 +80,7 @@ MAX_DRAWS: Final = 3
 
 
 class CarouselPhase(PhaseBase):
-    """Carousel's own phases.
-
-    >>> CarouselPhase("knock_choice")
-    <CarouselPhase.KNOCK_CHOICE: 'knock_choice'>
-    """
+    """Carousel's own phases."""
 
     #: The stock ran out, and each player gets one last meld turn without drawing (2.13).
     FINAL_TURN = "final_turn"
@@ -94,12 +88,8 @@ class CarouselPhase(PhaseBase):
     KNOCK_CHOICE = "knock_choice"
 
 
-class KnockTiming(enum.Enum):
-    """When in their own turn a player may knock (rule 2.11).
-
-    >>> KnockTiming("after_draw")
-    <KnockTiming.AFTER_DRAW: 'after_draw'>
-    """
+class KnockTiming(Choice):
+    """When in their own turn a player may knock (rule 2.11)."""
 
     #: Before the first draw, after any draw, and right after the meld action or third draw.
     ANY_TIME_IN_TURN = "any_time_in_turn"
@@ -110,24 +100,16 @@ class KnockTiming(enum.Enum):
     AFTER_DRAW = "after_draw"
 
 
-class OnStockExhausted(enum.Enum):
-    """What happens when the stock runs out and nobody has knocked (rule 2.13).
-
-    >>> OnStockExhausted("final_meld_turn")
-    <OnStockExhausted.FINAL_MELD_TURN: 'final_meld_turn'>
-    """
+class OnStockExhausted(Choice):
+    """What happens when the stock runs out and nobody has knocked (rule 2.13)."""
 
     #: Every player, the one who took the last card included, gets one more turn in which
     #: they may make a meld action (no drawing); then the deal is scored.
     FINAL_MELD_TURN = "final_meld_turn"
 
 
-class KnockTieAward(enum.Enum):
-    """What players who tie with the knocker score (rule 2.17).
-
-    >>> KnockTieAward("split")
-    <KnockTieAward.SPLIT: 'split'>
-    """
+class KnockTieAward(Choice):
+    """What players who tie with the knocker score (rule 2.17)."""
 
     #: Each of them scores as if they had won alone, +10 each.
     EACH_FULL = "each_full"
@@ -135,7 +117,7 @@ class KnockTieAward(enum.Enum):
     SPLIT = "split"
 
 
-class TieAward(enum.Enum):
+class TieAward(Choice):
     """What players who tie for the lowest count score, the knocker not involved (2.17).
 
     RULES.md names only ``"each_full"``; ``"split"`` is offered as the same choice as
@@ -149,26 +131,6 @@ class TieAward(enum.Enum):
     EACH_FULL = "each_full"
     #: The tied players share one winner's score, rounded down.
     SPLIT = "split"
-
-
-def _to_knock_timing(value: object) -> KnockTiming:
-    return read_choice(KnockTiming, value)
-
-
-def _to_joker_replacement_source(value: object) -> JokerReplacementSource:
-    return read_choice(JokerReplacementSource, value)
-
-
-def _to_on_stock_exhausted(value: object) -> OnStockExhausted:
-    return read_choice(OnStockExhausted, value)
-
-
-def _to_knock_tie_award(value: object) -> KnockTieAward:
-    return read_choice(KnockTieAward, value)
-
-
-def _to_tie_award(value: object) -> TieAward:
-    return read_choice(TieAward, value)
 
 
 @attrs.frozen(kw_only=True)
@@ -260,18 +222,18 @@ class Carousel(Variant[CarouselDetail]):
 
     knock_limit: int = attrs.field(default=5, validator=whole(0, maximum=MAX_POINTS))
     knock_timing: KnockTiming = attrs.field(
-        default=KnockTiming.ANY_TIME_IN_TURN, converter=_to_knock_timing
+        default=KnockTiming.ANY_TIME_IN_TURN, converter=KnockTiming
     )
     joker_replacement_source: JokerReplacementSource = attrs.field(
-        default=JokerReplacementSource.HAND_OR_TABLE, converter=_to_joker_replacement_source
+        default=JokerReplacementSource.HAND_OR_TABLE, converter=JokerReplacementSource
     )
     on_stock_exhausted: OnStockExhausted = attrs.field(
-        default=OnStockExhausted.FINAL_MELD_TURN, converter=_to_on_stock_exhausted
+        default=OnStockExhausted.FINAL_MELD_TURN, converter=OnStockExhausted
     )
     knock_tie_award: KnockTieAward = attrs.field(
-        default=KnockTieAward.EACH_FULL, converter=_to_knock_tie_award
+        default=KnockTieAward.EACH_FULL, converter=KnockTieAward
     )
-    tie_award: TieAward = attrs.field(default=TieAward.EACH_FULL, converter=_to_tie_award)
+    tie_award: TieAward = attrs.field(default=TieAward.EACH_FULL, converter=TieAward)
     target_score: int = attrs.field(default=150, validator=whole(1, maximum=MAX_POINTS))
     joker_points: int = attrs.field(default=25, validator=whole(0, maximum=MAX_CARD_POINTS))
     ace_points: int = attrs.field(default=1, validator=whole(0, maximum=MAX_CARD_POINTS))
@@ -281,36 +243,15 @@ class Carousel(Variant[CarouselDetail]):
     target_bonus: int = attrs.field(default=100, validator=whole(0, maximum=MAX_POINTS))
     deal_won_bonus: int = attrs.field(default=25, validator=whole(0, maximum=MAX_POINTS))
 
-    _rules: MeldRules = attrs.field(init=False, eq=False, repr=False)
-    _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_rules", MeldRules())
-        object.__setattr__(
-            self,
-            "_points",
-            CardPoints(ace=self.ace_points, face=self.face_points, joker=self.joker_points),
-        )
-
     # -- what the game is ---------------------------------------------------------------------
 
-    @property
-    def meld_rules(self) -> MeldRules:
-        """Groups of 3–4 different suits, runs of 3+ with the ace low or high (rule 2.4).
+    def make_meld_rules(self) -> MeldRules:
+        """Groups of 3–4 different suits, runs of 3+ with the ace low or high (rule 2.4)."""
+        return MeldRules()
 
-        >>> get_variant("carousel").meld_rules.ace
-        <AceRule.LOW_OR_HIGH: 'low_or_high'>
-        """
-        return self._rules
-
-    @property
-    def card_points(self) -> CardPoints:
-        """Joker 25, J Q K 10, 2–10 pip value, ace 1, each a setting (rule 2.3).
-
-        >>> get_variant("carousel", joker_points=50).card_points.joker
-        50
-        """
-        return self._points
+    def make_card_points(self) -> CardPoints:
+        """Joker 25, J Q K 10, 2–10 pip value, ace 1, each a setting (rule 2.3)."""
+        return CardPoints(ace=self.ace_points, face=self.face_points, joker=self.joker_points)
 
     def deck_for(self, players: int) -> tuple[Card, ...]:
         """Rule 2.1: one pack and a joker for two players, two packs and two jokers for more.
@@ -373,27 +314,21 @@ class Carousel(Variant[CarouselDetail]):
         return (Pass(player=player),)
 
     def refuse_rearrange(self, state: State, action: Rearrange) -> str | None:
-        """Rule 2.5, by :meth:`check_rearrangement`."""
-        try:
-            self.check_rearrangement(state.table, state.hands[action.player], action.table)
-        except IllegalActionError as error:
-            return str(error)
-        return None
+        """Rule 2.5, by :func:`~rummylib.table.rearrangement_refusal`."""
+        return rearrangement_refusal(
+            state.table,
+            state.hands[action.player],
+            action.table,
+            self.meld_rules,
+            self.joker_replacement_source,
+        )
 
     def check_rearrangement(
         self, table: Sequence[Meld], hand: Sequence[Card], new_table: Sequence[Meld]
     ) -> None:
         """Raise unless replacing ``table`` by ``new_table`` is a legal meld action (rule 2.5).
 
-        The conditions, checked in this order: (a) at least one card from the hand joins the
-        table; (b) no table card goes back to a hand; (c) every meld of the new table is legal;
-        (d) every table joker still stands for the card it was declared as, unless that
-        natural card took its place (rule 2.10).
-
         >>> rules = get_variant("carousel").meld_rules
-        >>> table = [parse_meld("7s 8s *=9s", rules)]
-        >>> new = [parse_meld("7s 8s 9s", rules), parse_meld("*=Ts Js Qs", rules)]
-        >>> get_variant("carousel").check_rearrangement(table, parse_cards("9s Js Qs"), new)
         >>> table = [parse_meld("7c 7h *=7d", rules)]
         >>> new = [parse_meld("7c 7h 7s", rules), parse_meld("8s 9s *=Ts", rules)]
         >>> get_variant("carousel").check_rearrangement(table, parse_cards("7s 8s 9s"), new)
@@ -402,44 +337,14 @@ class Carousel(Variant[CarouselDetail]):
         rummylib.errors.IllegalActionError: the joker declared as 7d changed to Ts
 
         Raises:
-            IllegalActionError: the first condition that fails, in words.
+            IllegalActionError: the first condition of
+                :func:`~rummylib.table.rearrangement_refusal` that fails, in words.
         """
-        old_cards = cards_of(table)
-        new_cards = cards_of(new_table)
-        added = new_cards - old_cards
-        not_held = added - Counter(hand)
-        if not_held:
-            names = format_cards(by_index(not_held.elements()))
-            msg = f"the new table has cards the player does not hold: {names}"
-            raise IllegalActionError(msg)
-        if not added:
-            msg = "no card from hand was played"
-            raise IllegalActionError(msg)
-        removed = old_cards - new_cards
-        if removed:
-            first = by_index(removed)[0]
-            msg = "a joker left the table" if first.is_joker else f"{first} left the table"
-            raise IllegalActionError(msg)
-        for meld in new_table:
-            try:
-                meld.check(self.meld_rules)
-            except InvalidMeldError as error:
-                raise IllegalActionError(str(error)) from None
-        old_jokers = joker_identities(table)
-        new_jokers = joker_identities(new_table)
-        lost = old_jokers - new_jokers
-        if not lost:
-            return
-        hand_only = self.joker_replacement_source is JokerReplacementSource.HAND_ONLY
-        gained = by_index((new_jokers - old_jokers).elements())
-        for card in by_index(lost):
-            replacing = added[card] if hand_only else new_cards[card]
-            if replacing >= lost[card]:
-                continue
-            msg = f"the joker declared as {card} changed to {gained[0]}"
-            if hand_only and new_cards[card] > replacing:
-                msg += f" (only a {card} from the hand may take its place)"
-            raise IllegalActionError(msg)
+        refusal = rearrangement_refusal(
+            table, hand, new_table, self.meld_rules, self.joker_replacement_source
+        )
+        if refusal is not None:
+            raise IllegalActionError(refusal)
 
     def candidates_rearrange(self, state: State, player: int) -> Iterable[Action]:
         """The meld actions that keep the table's melds and lay down one new meld or add one card.

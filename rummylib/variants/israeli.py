@@ -21,7 +21,6 @@ same table (:func:`next_match`, rule 23).
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,9 +39,9 @@ from rummylib._settings import (
     MAX_MULTIPLE,
     MAX_POINTS,
     MAX_SECONDS,
+    Choice,
     check_range,
     flag,
-    read_choice,
     whole,
 )
 from rummylib.actions import (
@@ -99,11 +98,7 @@ __all__ = [
 
 
 class IsraeliPhase(PhaseBase):
-    """The phases of Rummy 71/101 beyond drawing and playing.
-
-    >>> IsraeliPhase("frish_vote")
-    <IsraeliPhase.FRISH_VOTE: 'frish_vote'>
-    """
+    """The phases of Rummy 71/101 beyond drawing and playing."""
 
     #: Every other player answers a Frish proposal (rule 1.18).
     FRISH_VOTE = "frish_vote"
@@ -113,12 +108,8 @@ class IsraeliPhase(PhaseBase):
     REBUY = "rebuy"
 
 
-class OpenCardAfterWindow(enum.Enum):
-    """What happens to an open card nobody took in the first go-around (rule 1.6).
-
-    >>> OpenCardAfterWindow("bottom_of_stock")
-    <OpenCardAfterWindow.BOTTOM_OF_STOCK: 'bottom_of_stock'>
-    """
+class OpenCardAfterWindow(Choice):
+    """What happens to an open card nobody took in the first go-around (rule 1.6)."""
 
     #: It stays under the stock, out of play, until the deal ends.
     DEAD = "dead"
@@ -126,12 +117,8 @@ class OpenCardAfterWindow(enum.Enum):
     BOTTOM_OF_STOCK = "bottom_of_stock"
 
 
-class LoserMelds(enum.Enum):
-    """How the other players' penalties are counted after a declaration (rule 1.15).
-
-    >>> LoserMelds("as_shown")
-    <LoserMelds.AS_SHOWN: 'as_shown'>
-    """
+class LoserMelds(Choice):
+    """How the other players' penalties are counted after a declaration (rule 1.15)."""
 
     #: The best arrangement of the hand, whatever the player showed.
     BEST = "best"
@@ -139,12 +126,8 @@ class LoserMelds(enum.Enum):
     AS_SHOWN = "as_shown"
 
 
-class FrishWindow(enum.Enum):
-    """When a player may propose Frish (rule 1.18).
-
-    >>> FrishWindow("never")
-    <FrishWindow.NEVER: 'never'>
-    """
+class FrishWindow(Choice):
+    """When a player may propose Frish (rule 1.18)."""
 
     #: On one's own turn, before taking a card, during the first go-around.
     FIRST_GO_AROUND = "first_go_around"
@@ -152,12 +135,8 @@ class FrishWindow(enum.Enum):
     NEVER = "never"
 
 
-class RebuyScore(enum.Enum):
-    """The total a player re-enters with (rule 1.22).
-
-    >>> RebuyScore("highest_remaining_plus_one")
-    <RebuyScore.HIGHEST_REMAINING_PLUS_ONE: 'highest_remaining_plus_one'>
-    """
+class RebuyScore(Choice):
+    """The total a player re-enters with (rule 1.22)."""
 
     #: The highest total among the players still in.
     HIGHEST_REMAINING = "highest_remaining"
@@ -165,37 +144,13 @@ class RebuyScore(enum.Enum):
     HIGHEST_REMAINING_PLUS_ONE = "highest_remaining_plus_one"
 
 
-class OnStockExhausted(enum.Enum):
-    """What happens when the stock runs out (rule 1.24).
-
-    >>> OnStockExhausted("void_deal")
-    <OnStockExhausted.VOID_DEAL: 'void_deal'>
-    """
+class OnStockExhausted(Choice):
+    """What happens when the stock runs out (rule 1.24)."""
 
     #: The discard pile except its top card is shuffled into a new stock.
     RESHUFFLE = "reshuffle"
     #: The deal is void; nobody scores and the same dealer deals again.
     VOID_DEAL = "void_deal"
-
-
-def _to_frish_window(value: object) -> FrishWindow:
-    return read_choice(FrishWindow, value)
-
-
-def _to_loser_melds(value: object) -> LoserMelds:
-    return read_choice(LoserMelds, value)
-
-
-def _to_on_stock_exhausted(value: object) -> OnStockExhausted:
-    return read_choice(OnStockExhausted, value)
-
-
-def _to_open_card_after_window(value: object) -> OpenCardAfterWindow:
-    return read_choice(OpenCardAfterWindow, value)
-
-
-def _to_rebuy_score(value: object) -> RebuyScore:
-    return read_choice(RebuyScore, value)
 
 
 #: The most Frish proposals a player may make in one deal (``frish_per_player_per_deal``).
@@ -350,16 +305,16 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     jokers: int = attrs.field(default=4, validator=whole(0, maximum=MAX_JOKERS))
     hand_size: int = attrs.field(default=13, validator=whole(4, maximum=MAX_HAND_SIZE))
     open_card_after_window: OpenCardAfterWindow = attrs.field(
-        default=OpenCardAfterWindow.DEAD, converter=_to_open_card_after_window
+        default=OpenCardAfterWindow.DEAD, converter=OpenCardAfterWindow
     )
     joker_beside_ace: bool = attrs.field(default=False, validator=flag)
     post_declare_seconds: int = attrs.field(default=30, validator=whole(0, maximum=MAX_SECONDS))
-    loser_melds: LoserMelds = attrs.field(default=LoserMelds.BEST, converter=_to_loser_melds)
+    loser_melds: LoserMelds = attrs.field(default=LoserMelds.BEST, converter=LoserMelds)
     ace_points: int = attrs.field(default=1, validator=whole(0, maximum=MAX_CARD_POINTS))
     joker_points: int = attrs.field(default=0, validator=whole(0, maximum=MAX_CARD_POINTS))
     first_deal_multiplier: int = attrs.field(default=2, validator=whole(1, maximum=MAX_MULTIPLE))
     frish_window: FrishWindow = attrs.field(
-        default=FrishWindow.FIRST_GO_AROUND, converter=_to_frish_window
+        default=FrishWindow.FIRST_GO_AROUND, converter=FrishWindow
     )
     frish_answer_seconds: int = attrs.field(default=15, validator=whole(0, maximum=MAX_SECONDS))
     frish_per_player_per_deal: int = attrs.field(
@@ -370,13 +325,13 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     )
     stake: int = attrs.field(default=1, validator=whole(0, maximum=MAX_POINTS))
     rebuy_score: RebuyScore = attrs.field(
-        default=RebuyScore.HIGHEST_REMAINING, converter=_to_rebuy_score
+        default=RebuyScore.HIGHEST_REMAINING, converter=RebuyScore
     )
     first_rebuy_mandatory: bool = attrs.field(default=True, validator=flag)
     max_rebuys: int = attrs.field(default=2, validator=whole(0, maximum=MAX_REBUYS))
     rebuy_stakes: tuple[int, ...] = attrs.field(default=(1, 2), converter=_stakes)
     on_stock_exhausted: OnStockExhausted = attrs.field(
-        default=OnStockExhausted.RESHUFFLE, converter=_to_on_stock_exhausted
+        default=OnStockExhausted.RESHUFFLE, converter=OnStockExhausted
     )
     first_go_around_seconds: int = attrs.field(default=60, validator=whole(1, maximum=MAX_SECONDS))
     turn_seconds: int = attrs.field(default=30, validator=whole(1, maximum=MAX_SECONDS))
@@ -385,17 +340,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     first_player: int | None = attrs.field(default=None, validator=whole(0, optional=True))
     sitting_out: tuple[int, ...] = attrs.field(default=(), converter=_seats)
 
-    _rules: MeldRules = attrs.field(init=False, eq=False, repr=False)
-    _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        self._check_settings()
-        object.__setattr__(self, "_rules", MeldRules(joker_beside_ace=self.joker_beside_ace))
-        object.__setattr__(
-            self, "_points", CardPoints(ace=self.ace_points, face=10, joker=self.joker_points)
-        )
-
-    def _check_settings(self) -> None:
+    def check_settings(self) -> None:
         """The bounds between settings (R9): the deck, the hand size, the seats.
 
         ``jokers`` is at most 8 per pack. ``hand_size`` (at least 4 by its validator) must let
@@ -446,23 +391,13 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     # -- what the game is ---------------------------------------------------------------------
 
-    @property
-    def meld_rules(self) -> MeldRules:
-        """Groups of 3–4 different suits; runs with the ace at either end; rule 13 on jokers.
+    def make_meld_rules(self) -> MeldRules:
+        """Groups of 3–4 different suits; runs with the ace at either end; rule 1.13 on jokers."""
+        return MeldRules(joker_beside_ace=self.joker_beside_ace)
 
-        >>> get_variant("rummy101").meld_rules.joker_beside_ace
-        False
-        """
-        return self._rules
-
-    @property
-    def card_points(self) -> CardPoints:
-        """Card values by rule 16 (2–10 pip value, J Q K 10, ace and joker as set).
-
-        >>> get_variant("rummy101", joker_points=25).card_points.joker
-        25
-        """
-        return self._points
+    def make_card_points(self) -> CardPoints:
+        """Card values by rule 1.16 (2–10 pip value, J Q K 10, ace and joker as set)."""
+        return CardPoints(ace=self.ace_points, face=10, joker=self.joker_points)
 
     def deck_for(self, players: int) -> tuple[Card, ...]:
         """Two packs and four jokers by default, whatever the player count.

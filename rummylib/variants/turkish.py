@@ -31,13 +31,13 @@ documented on :class:`Turkish500` and on the rules page.
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeAlias
 
 import attrs
 
+from rummylib._complete import may_meld_card
 from rummylib._settings import (
     MAX_CARD_POINTS,
     MAX_COUNT,
@@ -46,25 +46,24 @@ from rummylib._settings import (
     MAX_JOKERS,
     MAX_JOKERS_PER_DECK,
     MAX_POINTS,
+    Choice,
     flag,
-    read_choice,
     whole,
 )
 from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.arrangement import arrange
-from rummylib.cards import JOKER, Card, Rank, make_deck
+from rummylib.cards import Card, Rank, make_deck
 from rummylib.engine import (
     Phase,
     PhaseBase,
     Variant,
-    by_index,
     lay_off_way,
     next_player,
     player_name,
     remove_cards,
 )
 from rummylib.errors import ConfigurationError
-from rummylib.melds import Extension, Meld, MeldRules, RunEnd, extensions, is_meld, rank_at
+from rummylib.melds import Extension, Meld, MeldRules, RunEnd, extensions
 from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState
 from rummylib.views import Observation
@@ -88,7 +87,7 @@ _Shown: TypeAlias = tuple[int, int, tuple[Meld, ...], Card | None]
 DEALT_CHECK_HAND_SIZES = (2, 26)
 
 
-class FirstGoAroundGoOut(enum.Enum):
+class FirstGoAroundGoOut(Choice):
     """Who may go out during the first go-around of a deal (rule 3.7)."""
 
     #: Only the player who plays first; the others keep at least 2 cards when they meld.
@@ -99,7 +98,7 @@ class FirstGoAroundGoOut(enum.Enum):
     NOBODY = "nobody"
 
 
-class PoolTie(enum.Enum):
+class PoolTie(Choice):
     """What happens to the pool when nobody went out and the best deal scores tie (3.11)."""
 
     #: The pool stays and grows by the next deal's contribution.
@@ -108,25 +107,13 @@ class PoolTie(enum.Enum):
     SPLIT = "split"
 
 
-class Scoring(enum.Enum):
+class Scoring(Choice):
     """Who scores a deal (rules 3.13 and 3.14)."""
 
     #: Every player scores melded and laid-off cards minus the cards left in hand.
     ALL_PLAYERS = "all_players"
     #: Only the deal's winner scores (the player who went out, else the unique best score).
     WINNER_ONLY = "winner_only"
-
-
-def _to_first_go_around_go_out(value: object) -> FirstGoAroundGoOut:
-    return read_choice(FirstGoAroundGoOut, value)
-
-
-def _to_pool_tie(value: object) -> PoolTie:
-    return read_choice(PoolTie, value)
-
-
-def _to_scoring(value: object) -> Scoring:
-    return read_choice(Scoring, value)
 
 
 @attrs.frozen(kw_only=True)
@@ -230,16 +217,16 @@ class Turkish500(Variant[TurkishDetail]):
     start_discard_pile: bool = attrs.field(default=False, validator=flag)
     go_out_requires_discard: bool = attrs.field(default=False, validator=flag)
     first_go_around_go_out: FirstGoAroundGoOut = attrs.field(
-        default=FirstGoAroundGoOut.FIRST_PLAYER_ONLY, converter=_to_first_go_around_go_out
+        default=FirstGoAroundGoOut.FIRST_PLAYER_ONLY, converter=FirstGoAroundGoOut
     )
     deal_pool: int = attrs.field(default=30, validator=whole(0, maximum=MAX_POINTS))
-    pool_tie: PoolTie = attrs.field(default=PoolTie.CARRY_OVER, converter=_to_pool_tie)
+    pool_tie: PoolTie = attrs.field(default=PoolTie.CARRY_OVER, converter=PoolTie)
     dealt_rummy_check: bool = attrs.field(default=False, validator=flag)
     max_deals: int | None = attrs.field(
         default=10, validator=whole(1, maximum=MAX_COUNT, optional=True)
     )
     target_score: int = attrs.field(default=500, validator=whole(1, maximum=MAX_POINTS))
-    scoring: Scoring = attrs.field(default=Scoring.ALL_PLAYERS, converter=_to_scoring)
+    scoring: Scoring = attrs.field(default=Scoring.ALL_PLAYERS, converter=Scoring)
     max_go_arounds: int | None = attrs.field(
         default=None, validator=whole(1, maximum=MAX_COUNT, optional=True)
     )
@@ -247,25 +234,7 @@ class Turkish500(Variant[TurkishDetail]):
     ace_low_run_points: int = attrs.field(default=1, validator=whole(0, maximum=MAX_CARD_POINTS))
     joker_points: int = attrs.field(default=15, validator=whole(0, maximum=MAX_CARD_POINTS))
 
-    _rules: MeldRules = attrs.field(init=False, eq=False, repr=False)
-    _points: CardPoints = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_rules", MeldRules())
-        object.__setattr__(
-            self,
-            "_points",
-            CardPoints(
-                ace=self.ace_points,
-                face=10,
-                joker=self.joker_points,
-                ace_low_run=self.ace_low_run_points,
-            ),
-        )
-        self._check_settings()
-        self._check_deal_fits(self.min_players)
-
-    def _check_settings(self) -> None:
+    def check_settings(self) -> None:
         """The bounds between settings (R9).
 
         ``jokers`` is at most 8 per pack (with ``decks=None``, per the single pack of 2–4
@@ -310,26 +279,22 @@ class Turkish500(Variant[TurkishDetail]):
                     )
                 )
                 raise ConfigurationError(msg)
+        self._check_deal_fits(self.min_players)
 
     # -- what the game is ---------------------------------------------------------------------
 
-    @property
-    def meld_rules(self) -> MeldRules:
-        """Groups of 3–4 different suits, runs with the ace high or low, no wrap (rule 3.6).
+    def make_meld_rules(self) -> MeldRules:
+        """Groups of 3–4 different suits, runs with the ace high or low, no wrap (rule 3.6)."""
+        return MeldRules()
 
-        >>> get_variant("turkish500").meld_rules.ace
-        <AceRule.LOW_OR_HIGH: 'low_or_high'>
-        """
-        return self._rules
-
-    @property
-    def card_points(self) -> CardPoints:
-        """2–10 pip value, J Q K 10, ace 15 (1 as the low end of a run), joker 15 (rule 3.9).
-
-        >>> get_variant("turkish500", joker_points=25).card_points.joker
-        25
-        """
-        return self._points
+    def make_card_points(self) -> CardPoints:
+        """2–10 pip value, J Q K 10, ace 15 (1 as the low end of a run), joker 15 (rule 3.9)."""
+        return CardPoints(
+            ace=self.ace_points,
+            face=10,
+            joker=self.joker_points,
+            ace_low_run=self.ace_low_run_points,
+        )
 
     def deck_for(self, players: int) -> tuple[Card, ...]:
         """Two packs and two jokers; by player count where ``decks``/``jokers`` are ``None``.
@@ -522,7 +487,7 @@ class Turkish500(Variant[TurkishDetail]):
             return True
         if len(hand) - self.meld_rules.min_size < keep:
             return False
-        return any(is_meld(triple, self.meld_rules) for triple in _triples_with(hand, card))
+        return may_meld_card(hand, card, self.meld_rules)
 
     def phase_refusal(self, state: State, action: Action) -> str:
         """A move of no phase here is "not a move of turkish500"."""
@@ -886,50 +851,6 @@ class Turkish500(Variant[TurkishDetail]):
         return (("went out", went_out), ("went out with the dealt hand", dealt_hand))
 
 
-def _positions(card: Card) -> tuple[int, ...]:
-    """Where a natural card can stand in a run: 1 (low ace) … 13 (king), 14 (high ace)."""
-    rank = int(card.rank or 0)
-    return (1, 14) if rank == 1 else (rank,)
-
-
-def _triples_with(hand: Sequence[Card], card: Card) -> list[list[Card]]:
-    """Three-card candidate melds holding ``card`` drawn from ``hand`` (which holds it).
-
-    Under the rules of section 3 every meld holding a card has a three-card part that holds it
-    (a 3-card window of a run, 3 cards of a group), so ``card`` can be melded from ``hand``
-    exactly when one of these candidates is a meld.
-    """
-    others = Counter(remove_cards(hand, (card,)))
-    jokers = others.pop(JOKER, 0)
-    naturals = by_index(set(others))
-    triples: list[list[Card]] = []
-    if card.is_joker:
-        if jokers and naturals:
-            triples.append([card, JOKER, naturals[0]])
-        for offset, first in enumerate(naturals):
-            for second in naturals[offset + 1 :]:
-                close = first.suit == second.suit and any(
-                    abs(a - b) in {1, 2} for a in _positions(first) for b in _positions(second)
-                )
-                if close or (first.rank == second.rank and first.suit != second.suit):
-                    triples.append([card, first, second])
-        return triples
-    present = set(naturals)
-    alike = [other for other in naturals if other.rank == card.rank and other.suit != card.suit]
-    if len(alike[:2]) + jokers >= 2:
-        triples.append([card, *alike[:2], *[JOKER] * (2 - len(alike[:2]))])
-    for position in _positions(card):
-        for start in range(max(1, position - 2), min(position, 12) + 1):
-            triple = [card]
-            for other in range(start, start + 3):
-                if other != position:
-                    wanted = Card(rank_at(other), card.suit)
-                    triple.append(wanted if wanted in present else JOKER)
-            if triple.count(JOKER) <= jokers:
-                triples.append(triple)
-    return triples
-
-
 def _melds_card(action: Action, card: Card) -> bool:
     if isinstance(action, LayDown):
         return any(card in meld.cards for meld in action.melds)
@@ -971,7 +892,7 @@ class Turkish500Cutthroat(Turkish500):
     title: ClassVar[str] = "Turkish 500 rummy, cutthroat"
     aliases: ClassVar[tuple[str, ...]] = ("500_acimasiz", "turkish_cutthroat")
     deal_pool: int = attrs.field(default=0, validator=whole(0, maximum=MAX_POINTS))
-    scoring: Scoring = attrs.field(default=Scoring.WINNER_ONLY, converter=_to_scoring)
+    scoring: Scoring = attrs.field(default=Scoring.WINNER_ONLY, converter=Scoring)
 
 
 @attrs.frozen(kw_only=True)
@@ -1006,7 +927,7 @@ class Rummy500(Turkish500):
     draw_from_discard: bool = attrs.field(default=True, validator=flag)
     start_discard_pile: bool = attrs.field(default=True, validator=flag)
     first_go_around_go_out: FirstGoAroundGoOut = attrs.field(
-        default=FirstGoAroundGoOut.ANYONE, converter=_to_first_go_around_go_out
+        default=FirstGoAroundGoOut.ANYONE, converter=FirstGoAroundGoOut
     )
     deal_pool: int = attrs.field(default=0, validator=whole(0, maximum=MAX_POINTS))
     max_deals: int | None = attrs.field(
