@@ -13,6 +13,7 @@ end with one bot per seat (or gives up after ``max_actions`` actions, 100,000 by
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
@@ -23,6 +24,8 @@ from rummylib.actions import (
     Discard,
     DrawStock,
     GiveUp,
+    LayDown,
+    LayOff,
     Rebuy,
     ShowMelds,
     TakeDiscard,
@@ -69,8 +72,10 @@ class RandomBot:
 class GreedyBot:
     """Keeps its best melds, throws its worst deadwood, declares as soon as it can.
 
-    It takes a face-up card only when that lowers the deadwood it can reach after its discard,
-    always buys back in, and shows its best melds after someone declares.
+    Where melds go on the table, it lays down the melds of its best arrangement (most points
+    first) and lays off deadwood wherever it fits. It takes a face-up card only when that
+    lowers the deadwood it can reach after its discard, always buys back in, and shows its
+    best melds after someone declares.
 
     >>> from rummylib.bots import GreedyBot
     >>> observation = new_game("rummy101", players=2, seed=3).observation(0)
@@ -95,8 +100,11 @@ class GreedyBot:
         kinds = {type(action) for action in actions}
         if DrawStock in kinds:
             return self._draw(observation, actions)
-        if Discard in kinds:
-            return self._discard(observation, actions)
+        played = self._meld(observation, actions) if kinds & {LayDown, LayOff} else None
+        if played is None and Discard in kinds:
+            played = self._discard(observation, actions)
+        if played is not None:
+            return played
         for preferred in (ShowMelds, Rebuy, GiveUp, DeclineRebuy):
             for action in actions:
                 if isinstance(action, preferred):
@@ -132,6 +140,25 @@ class GreedyBot:
         if best is not None:
             return best[1]
         return next(action for action in actions if isinstance(action, DrawStock))
+
+    def _meld(self, observation: Observation, actions: Sequence[Action]) -> Action | None:
+        """Lay down a meld of the best arrangement (the most points), else lay off deadwood."""
+        variant = observation.variant
+        points = variant.card_points
+        best = arrange(observation.hand, variant.meld_rules, points)
+        wanted = [Counter(meld.cards) for meld in best.melds]
+        lay_downs = [
+            action
+            for action in actions
+            if isinstance(action, LayDown) and Counter(action.melds[0].cards) in wanted
+        ]
+        if lay_downs:
+            return max(lay_downs, key=lambda action: action.melds[0].points(points))
+        deadwood = Counter(best.deadwood)
+        return next(
+            (action for action in actions if isinstance(action, LayOff) and deadwood[action.card]),
+            None,
+        )
 
     def _discard(self, observation: Observation, actions: Sequence[Action]) -> Action:
         variant = observation.variant

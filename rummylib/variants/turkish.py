@@ -31,7 +31,6 @@ documented on :class:`Turkish500` and on the rules page.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeAlias
 
@@ -763,11 +762,11 @@ class Turkish500(Variant[TurkishDetail]):
             ("laid_off_points", detail.laid_off_points),
         )
 
-    def greedy_action(self, observation: Observation) -> Action | None:  # noqa: PLR0911
-        """Draw (or take discards that meld at once), lay down, lay off, discard the worst card.
+    def greedy_action(self, observation: Observation) -> Action | None:
+        """Take discards that gain, and meld a card owed from the discard pile first.
 
-        Lays down the melds of its best arrangement, lays off whatever still fits, and
-        discards the card whose loss costs least, so it goes out as soon as the rules allow.
+        The rest (laying down the best arrangement's melds, laying off deadwood, discarding
+        the card whose loss costs least) is :class:`~rummylib.bots.GreedyBot`'s own play.
 
         >>> from rummylib.bots import GreedyBot
         >>> state = new_game("turkish500", players=2, seed=1).apply(DrawStock(player=0))
@@ -775,37 +774,13 @@ class Turkish500(Variant[TurkishDetail]):
         Ac Ah As
         """
         actions = observation.legal_actions
-        if not actions:
-            return None
-        rules, points = self.meld_rules, self.card_points
-        hand = observation.hand
-        if observation.phase is Phase.DRAW:
+        if observation.phase is Phase.DRAW and actions:
             return self._greedy_draw(observation, actions)
-        if observation.phase is not Phase.PLAY:
-            return None
         owed = dict(observation.public).get("must_meld")
-        if isinstance(owed, Card):
-            paying = [action for action in actions if _melds_card(action, owed)]
-            return max(paying, key=lambda action: _meld_action_points(action, points))
-        best = arrange(hand, rules, points)
-        wanted = [Counter(meld.cards) for meld in best.melds]
-        lay_downs = [
-            action
-            for action in actions
-            if isinstance(action, LayDown) and Counter(action.melds[0].cards) in wanted
-        ]
-        if lay_downs:
-            return max(lay_downs, key=lambda action: _meld_action_points(action, points))
-        deadwood = Counter(best.deadwood)
-        for action in actions:
-            if isinstance(action, LayOff) and deadwood[action.card]:
-                return action
-        allowed = {action.card: action for action in actions if isinstance(action, Discard)}
-        if not allowed:
-            return actions[0]
-        choice = arrange(hand, rules, points, discard=True, can_discard=allowed.__contains__)
-        assert choice.discard is not None
-        return allowed[choice.discard]
+        if observation.phase is not Phase.PLAY or not isinstance(owed, Card):
+            return None
+        paying = [action for action in actions if _melds_card(action, owed)]
+        return max(paying, key=lambda action: _meld_action_points(action, self.card_points))
 
     def _greedy_draw(self, observation: Observation, actions: Sequence[Action]) -> Action:
         """Take from the discard pile when the hand, after this turn's discard, is worth more."""
