@@ -274,7 +274,29 @@ class Variant(Generic[D]):
                 f"not {players}"
             )
             raise ConfigurationError(msg)
+        self.check_deal(players)
         return players
+
+    def check_deal(self, players: int) -> None:
+        """Raise unless the deck deals ``players`` hands, the face-up cards and a stock.
+
+        >>> from rummylib.variants import get_variant
+        >>> get_variant("turkish500", hand_size=40).check_deal(3)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        rummylib.errors.ConfigurationError: 106 cards cannot deal 40 cards to 3 players and ...
+        """
+        deck = self.deck_for(players)
+        hand = self.hand_size_for(players)
+        face_up = len(deck) - len(self.turn_up(deck).get("stock", deck))
+        if hand * players + face_up < len(deck):
+            return
+        most = (len(deck) - face_up - 1) // players
+        msg = (
+            f"{len(deck)} cards cannot deal {hand} cards to {players} players and leave a stock "
+            f"(hand_size must be at most {most} for {players} players)"
+        )
+        raise ConfigurationError(msg)
 
     def new_detail(self, players: int) -> D:
         """The variant's bookkeeping at the start of a match of ``players`` (default ``None``)."""

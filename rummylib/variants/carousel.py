@@ -1,13 +1,10 @@
-"""Carousel: manipulation knock rummy with a shared table (RULES.md section 2).
+"""Carousel: manipulation knock rummy with a shared table (section 2 of the rules).
 
-Ten cards each, no discard pile. A turn is: draw a card, then optionally make one **meld
-action**; without one, draw a second card and optionally meld; without one again, draw a third
-card and stop. All melds on the table belong to everyone, and a meld action may rearrange the
-whole table as long as at least one card from the hand joins it, no table card goes back to a
-hand, every meld is legal, and every table joker keeps the card it was declared as (unless the
-natural card it names takes its place, and then the joker is placed again at once). A player
-holding at most five points may knock; going out or a knock ends the deal at once, and the
-lowest count wins the difference to every other player.
+Ten cards each, no discard pile. A turn is up to three draws, each followed by the chance of
+one **meld action**, which may rearrange the whole shared table (every meld legal, no table
+card back to a hand, every joker keeping its card unless that card takes its place). A player
+holding at most five points may knock; going out or a knock ends the deal, and the lowest
+count wins the difference to every other player.
 
 A meld action is a :class:`~rummylib.actions.Rearrange` carrying the complete new table:
 
@@ -120,11 +117,7 @@ class KnockTieAward(Choice):
 class TieAward(Choice):
     """What players who tie for the lowest count score, the knocker not involved (2.17).
 
-    RULES.md names only ``"each_full"``; ``"split"`` is offered as the same choice as
-    :class:`KnockTieAward` gives.
-
-    >>> TieAward("each_full")
-    <TieAward.EACH_FULL: 'each_full'>
+    The rules name only ``"each_full"``; ``"split"`` mirrors :class:`KnockTieAward`.
     """
 
     #: Each tied player scores as a winner.
@@ -142,9 +135,6 @@ class CarouselDetail:
         final_turns: during the final meld turns (rule 2.13), the players still to take theirs,
             the current player first; empty otherwise.
         deals_won: per player, the deals won so far in the match (rule 2.18).
-
-    >>> CarouselDetail().draws
-    0
     """
 
     draws: int = 0
@@ -156,55 +146,41 @@ class CarouselDetail:
 State: TypeAlias = "GameState[CarouselDetail]"
 
 
-def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None = None) -> str:
-    """A stacked Carousel deck for :func:`~rummylib.state.new_game`: these hands, then this stock.
+def _winners(counts: dict[int, int], players: Sequence[int], knocker: int | None) -> list[int]:
+    """Rule 2.15: the knocker if strictly lowest, else the lowest count among the others."""
+    others = [player for player in players if player != knocker]
+    if knocker is not None and all(counts[knocker] < counts[p] for p in others):
+        return [knocker]
+    pool = others if knocker is not None else list(players)
+    lowest = min(counts[player] for player in pool)
+    return [player for player in pool if counts[player] == lowest]
 
-    The hands are dealt one card at a time round-robin from player 0, as ``new_game`` deals a
-    stacked deck; ``stock`` gives the top of the stock, and the rest of the deck follows in
-    canonical order. Useful in tests and examples.
+
+def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None = None) -> str:
+    """A stacked Carousel deck, as text: :func:`~rummylib.state.stack_deck` with a stock.
+
+    Hands of fewer than ``players`` seats are padded with empty ones.
 
     >>> deck = carousel_deck(["Ah 2h 3h 4h 5h 6h 7h 8h 9h Th", "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc"])
-    >>> state = new_game("carousel", players=2, seed=0, deck=deck)
-    >>> format_cards(state.hands[1][:3]), len(state.stock)
-    ('Ac 2c 3c', 33)
-
-    Raises:
-        ConfigurationError: a hand does not hold ten cards, or the cards are not in the deck.
+    >>> format_cards(new_game("carousel", players=2, seed=0, deck=deck).hands[1][:3])
+    'Ac 2c 3c'
     """
     count = len(hands) if players is None else players
     padded = [*hands, *[""] * (count - len(hands))]
     return format_cards(stack_deck(Carousel(), padded, stock=stock, players=count))
 
 
-# ------------------------------------------------------------------------------------------
-# The variant.
-
-
 @attrs.frozen(kw_only=True)
 class Carousel(Variant[CarouselDetail]):
-    """Carousel, manipulation knock rummy for 2–5 players (RULES.md section 2).
+    """Carousel, manipulation knock rummy for 2–5 players (section 2 of the rules).
 
     Every setting of section 2 is a field with the default the rules give; the card values and
-    bonuses are settings too, so a table may change them (``card_points`` follows).
-
-    Readings chosen where the rules leave room (documented on the rules page too):
-
-    * The final meld turns (2.13) come after the turn in which the last card was drawn ends,
-      starting with the next player; the player who drew the last card has the last one.
-      They offer a meld action or :class:`~rummylib.actions.Pass`; nobody knocks in them.
-    * When the stock runs out before a player's second or third draw, that player may still
-      meld, knock (if the timing allows), or :class:`~rummylib.actions.Pass` to end the turn.
-    * A meld action may replace a table joker by a natural card that was already on the table
-      (``hand_or_table``) as long as, in the new table, there are at least as many natural
-      copies of that card as jokers that stopped standing for it.
-    * Two or more players tied for the lowest count below the knocker's are scored with
-      ``tie_award`` and each gets the +10 for beating the knocker.
+    bonuses are settings too (``card_points`` follows). The readings chosen where the rules
+    leave room are listed on the rules page.
 
     >>> variant = get_variant("carousel")
     >>> variant.knock_limit, variant.knock_timing.value, variant.target_score
     (5, 'any_time_in_turn', 150)
-    >>> variant.card_points.joker, len(variant.deck_for(2)), len(variant.deck_for(3))
-    (25, 53, 106)
     """
 
     name: ClassVar[str] = "carousel"
@@ -254,21 +230,13 @@ class Carousel(Variant[CarouselDetail]):
         return CardPoints(ace=self.ace_points, face=self.face_points, joker=self.joker_points)
 
     def deck_for(self, players: int) -> tuple[Card, ...]:
-        """Rule 2.1: one pack and a joker for two players, two packs and two jokers for more.
-
-        >>> len(get_variant("carousel").deck_for(5))
-        106
-        """
+        """Rule 2.1: one pack and a joker for two players, two packs and two jokers for more."""
         if players <= 2:
             return make_deck(decks=1, jokers=1)
         return make_deck(decks=2, jokers=2)
 
     def hand_size_for(self, players: int) -> int:
-        """Rule 2.2: ten cards each.
-
-        >>> get_variant("carousel").hand_size_for(4)
-        10
-        """
+        """Rule 2.2: ten cards each."""
         return HAND_SIZE
 
     # -- the match ----------------------------------------------------------------------------
@@ -425,7 +393,7 @@ class Carousel(Variant[CarouselDetail]):
 
     # -- scoring ------------------------------------------------------------------------------
 
-    def _score(  # noqa: PLR0912
+    def _score(
         self, state: State, *, knocker: int | None = None, went_out: int | None = None
     ) -> State:
         """Score the deal (rules 2.14–2.17), then end the match or deal again (2.18)."""
@@ -438,66 +406,43 @@ class Carousel(Variant[CarouselDetail]):
             ended_by = f"{player_name(knocker)} knocked with {counts[knocker]}"
         else:
             ended_by = "the stock ran out"
-        others = [player for player in players if player != knocker]
-        if knocker is not None and all(counts[knocker] < counts[p] for p in others):
-            winners = [knocker]
-        else:
-            pool = others if knocker is not None else list(players)
-            lowest = min(counts[player] for player in pool)
-            winners = [player for player in pool if counts[player] == lowest]
+        winners = _winners(counts, players, knocker)
         low = counts[winners[0]]
-        beat_knock = knocker is not None and knocker not in winners
+        beaten = None if knocker is None or knocker in winners else knocker
         lines: list[ScoreLine] = []
         award: dict[int, int] = {}
+
+        def add(winner: int, points: int, reason: str) -> None:
+            award[winner] = award.get(winner, 0) + points
+            lines.append(ScoreLine(player=winner, points=points, reason=reason))
+
         for winner in winners:
             parts = [
                 f"{player_name(p)} {counts[p]}−{low}={counts[p] - low}"
                 for p in players
                 if p != winner and counts[p] != low
             ]
-            award[winner] = sum(counts[p] - low for p in players if p != winner)
-            lines.append(
-                ScoreLine(
-                    player=winner,
-                    points=award[winner],
-                    reason=f"won the deal with {low}: " + (", ".join(parts) or "no difference"),
-                )
-            )
+            won = sum(counts[p] - low for p in players if p != winner)
+            add(winner, won, f"won the deal with {low}: " + (", ".join(parts) or "no difference"))
             if went_out == winner:
-                award[winner] += self.going_out_bonus
-                lines.append(
-                    ScoreLine(player=winner, points=self.going_out_bonus, reason="went out")
-                )
-            if beat_knock:
-                assert knocker is not None
-                how = "tied" if low == counts[knocker] else "undercut"
-                award[winner] += self.knock_beaten_bonus
-                lines.append(
-                    ScoreLine(
-                        player=winner,
-                        points=self.knock_beaten_bonus,
-                        reason=(
-                            f"{how} {player_name(knocker)}'s knock "
-                            f"({low} against {counts[knocker]})"
-                        ),
-                    )
-                )
-        tied_with_knocker = beat_knock and knocker is not None and low == counts[knocker]
-        if tied_with_knocker:
+                add(winner, self.going_out_bonus, "went out")
+            if beaten is not None:
+                how = "tied" if low == counts[beaten] else "undercut"
+                knock = f"{player_name(beaten)}'s knock ({low} against {counts[beaten]})"
+                add(winner, self.knock_beaten_bonus, f"{how} {knock}")
+        if beaten is not None and low == counts[beaten]:
             split = self.knock_tie_award is KnockTieAward.SPLIT
         else:
             split = self.tie_award is TieAward.SPLIT
         if len(winners) > 1 and split:
             share = award[winners[0]] // len(winners)
             names = " ".join(player_name(winner) for winner in winners)
+            how = f"split {len(winners)} ways, rounded down"
             lines = [
                 ScoreLine(
                     player=winner,
                     points=share,
-                    reason=(
-                        f"shared the deal ({names}) with {low}: "
-                        f"{award[winner]} split {len(winners)} ways, rounded down"
-                    ),
+                    reason=f"shared the deal ({names}) with {low}: {award[winner]} {how}",
                 )
                 for winner in winners
             ]

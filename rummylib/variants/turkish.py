@@ -1,4 +1,4 @@
-"""Turkish 500 rummy and its presets (RULES.md section 3).
+"""Turkish 500 rummy and its presets (section 3 of the rules).
 
 500 rummy with the additions of the Turkish text: thirteen cards each from two packs and two
 jokers, drawing from the stock only, laying down melds and laying off cards on any meld on the
@@ -24,9 +24,6 @@ above it, no pool, no deal limit).
 >>> state = state.apply(Discard(player=0, card=parse_card("Kh")))
 >>> state.current_player, state.legal_actions()
 (1, (DrawStock(player=1),))
-
-Readings chosen where the seed text is unclear, beyond the settings RULES.md names, are
-documented on :class:`Turkish500` and on the rules page.
 """
 
 from __future__ import annotations
@@ -157,40 +154,16 @@ def _added(counts: Sequence[int], player: int, amount: int) -> tuple[int, ...]:
 
 @attrs.frozen(kw_only=True)
 class Turkish500(Variant[TurkishDetail]):
-    """Turkish 500 rummy: every rule and setting of RULES.md section 3.
+    """Turkish 500 rummy: every rule and setting of section 3 of the rules.
 
-    The presets :class:`Turkish300`, :class:`Turkish500Cutthroat` and :class:`Rummy500` are
-    subclasses that change only their defaults. Readings chosen where the text is unclear:
-
-    * ``None`` for ``decks``, ``jokers`` or ``hand_size`` means "by player count" (3.14): one
-      pack and 2 jokers for 2–4 players, two packs and 4 jokers for 5 or more; 13 cards with
-      two players, 7 with three or more.
-    * ``start_discard_pile`` (an extra setting, ``True`` only in ``rummy500``) turns one card
-      face up to start the discard pile (3.2).
-    * Taking from the discard pile (``draw_from_discard=True``) is refused unless the deepest
-      card taken can be melded that same turn, and a lay-down or lay-off that would leave that
-      card with no meld is refused too; a turn can therefore always be finished.
-    * When the stock is empty, the player to move "cannot draw" only if no draw is legal at
-      all: in classic 500 a legal take from the discard pile keeps the deal going (3.8).
-    * A player may lay off before laying down any meld of their own; a joker laid off names
-      the card it stands for; a table joker keeps that identity for good (3.4, 3.6).
-    * The dealt-hand check (3.12), when enabled, is applied by the engine at the deal: going
-      out at once is never worse for the player. The leftover card is the lowest-valued card
-      whose removal leaves the rest fully meldable (none if all 13 meld); it goes to the
-      discard pile unscored. A tie is dealt again as the same deal, so no new pool is added.
-    * Cutthroat with a tie for the best deal score and nobody out: nobody won, so nobody
-      scores (as a tie carries the pool over in 3.11 and voids the deal in 3.12).
-    * A pool left over when the match ends is not awarded.
+    The presets :class:`Turkish300`, :class:`Turkish500Cutthroat` and :class:`Rummy500`
+    change only defaults. ``None`` for ``decks``, ``jokers`` or ``hand_size`` means "by player
+    count" (3.14); ``start_discard_pile`` turns a card face up to start the discard pile (3.2).
+    The readings chosen where the text is unclear are listed on the rules page.
 
     >>> variant = get_variant("turkish500")
     >>> variant.deal_pool, variant.target_score, variant.max_deals, len(variant.deck_for(6))
     (30, 500, 10, 106)
-    >>> variant.card_points.of(parse_card("Ah")), variant.card_points.ace_in_low_run
-    (15, 1)
-    >>> get_variant("turkish500", first_go_around_go_out="sometimes")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    rummylib.errors.ConfigurationError: bad setting 'sometimes': expected one of ...
     """
 
     name: ClassVar[str] = "turkish500"
@@ -234,19 +207,10 @@ class Turkish500(Variant[TurkishDetail]):
     joker_points: int = attrs.field(default=15, validator=whole(0, maximum=MAX_CARD_POINTS))
 
     def check_settings(self) -> None:
-        """The bounds between settings (R9).
+        """R9: at most 8 jokers a pack; 2 to 26 cards a hand with ``dealt_rummy_check``.
 
-        ``jokers`` is at most 8 per pack (with ``decks=None``, per the single pack of 2–4
-        players). With ``dealt_rummy_check=True`` every hand dealt must hold 2 to 26 cards:
-        a one-card hand is always "all melded except one card" (3.12), so every deal would
-        end before its first turn, and with no pool a match would never end (a deal of 2
-        cards never qualifies, as no meld has fewer than 3). Above 26 cards, twice the rule's
-        13, the check that runs before every first turn costs seconds a deal.
-
-        >>> get_variant("turkish500", hand_size=1, dealt_rummy_check=True)  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        rummylib.errors.ConfigurationError: hand_size must be from 2 to 26 with dealt_rummy_check...
+        A one-card hand would always go out at once (3.12), so no deal would reach a turn;
+        beyond 26 cards the check of each dealt hand costs seconds.
         """
         packs = 1 if self.decks is None else self.decks
         most_jokers = MAX_JOKERS_PER_DECK * packs
@@ -278,7 +242,7 @@ class Turkish500(Variant[TurkishDetail]):
                     )
                 )
                 raise ConfigurationError(msg)
-        self._check_deal_fits(self.min_players)
+        self.check_deal(self.min_players)
 
     # -- what the game is ---------------------------------------------------------------------
 
@@ -296,55 +260,17 @@ class Turkish500(Variant[TurkishDetail]):
         )
 
     def deck_for(self, players: int) -> tuple[Card, ...]:
-        """Two packs and two jokers; by player count where ``decks``/``jokers`` are ``None``.
-
-        >>> len(get_variant("turkish500").deck_for(2)), len(get_variant("rummy500").deck_for(4))
-        (106, 54)
-        >>> len(get_variant("rummy500").deck_for(5))
-        108
-        """
+        """Two packs and two jokers; 1 pack and 2 jokers (2–4 players) or 2 and 4 for ``None``."""
         many = players >= 5
         decks = self.decks if self.decks is not None else (2 if many else 1)
         jokers = self.jokers if self.jokers is not None else (4 if many else 2)
         return make_deck(decks=decks, jokers=jokers)
 
     def hand_size_for(self, players: int) -> int:
-        """Thirteen cards; with ``hand_size=None``, 13 for two players and 7 for more.
-
-        >>> get_variant("turkish500").hand_size_for(6), get_variant("rummy500").hand_size_for(3)
-        (13, 7)
-        """
+        """Thirteen cards; with ``hand_size=None``, 13 for two players and 7 for more."""
         if self.hand_size is not None:
             return self.hand_size
         return 13 if players == 2 else 7
-
-    def check_players(self, players: object) -> int:
-        """Return ``players`` if the deck can deal that many hands and leave a stock.
-
-        >>> get_variant("turkish500", hand_size=40).check_players(2)
-        2
-        >>> get_variant("turkish500", hand_size=40).check_players(3)  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        rummylib.errors.ConfigurationError: 106 cards cannot deal 40 cards to 3 players and ...
-
-        Raises:
-            ConfigurationError: a bad player count, or one the deck cannot deal to.
-        """
-        count = super().check_players(players)
-        self._check_deal_fits(count)
-        return count
-
-    def _check_deal_fits(self, players: int) -> None:
-        size = len(self.deck_for(players))
-        hand = self.hand_size_for(players)
-        if hand * players + int(self.start_discard_pile) + 1 > size:
-            most = (size - int(self.start_discard_pile) - 1) // players
-            msg = (
-                f"{size} cards cannot deal {hand} cards to {players} players and leave a stock "
-                f"(hand_size must be at most {most} for {players} players)"
-            )
-            raise ConfigurationError(msg)
 
     # -- the match ----------------------------------------------------------------------------
 
@@ -694,36 +620,22 @@ class Turkish500(Variant[TurkishDetail]):
     def _player_lines(self, state: State, player: int) -> list[ScoreLine]:
         """Rule 3.10 for one player: melded, laid off, left in hand."""
         detail = state.detail
-        lines = []
-        if detail.melded_cards[player]:
-            reason = f"melded {_cards(detail.melded_cards[player])}"
-            lines.append(
-                ScoreLine(player=player, points=detail.melded_points[player], reason=reason)
-            )
-        if detail.laid_off_cards[player]:
-            reason = f"laid off {_cards(detail.laid_off_cards[player])}"
-            lines.append(
-                ScoreLine(player=player, points=detail.laid_off_points[player], reason=reason)
-            )
         hand = state.hands[player]
-        if hand:
-            reason = f"{_cards(len(hand))} left in hand"
-            lines.append(
-                ScoreLine(player=player, points=-hand_points(hand, self.card_points), reason=reason)
-            )
-        return lines
+        parts = (
+            ("melded", detail.melded_cards[player], detail.melded_points[player], ""),
+            ("laid off", detail.laid_off_cards[player], detail.laid_off_points[player], ""),
+            ("", len(hand), -hand_points(hand, self.card_points), " left in hand"),
+        )
+        return [
+            ScoreLine(player=player, points=points, reason=f"{verb} {_cards(count)}{rest}".strip())
+            for verb, count, points, rest in parts
+            if count
+        ]
 
     # -- automatic play and information ------------------------------------------------------
 
     def auto_action(self, state: GameState) -> Action:
-        """Draw from the stock; meld a card owed from the discard pile; discard the highest card.
-
-        >>> state = new_game("turkish500", players=2, seed=4)
-        >>> state.auto_action()
-        DrawStock(player=0)
-        >>> state.apply(state.auto_action()).auto_action()
-        Discard(player=0, card=Card.parse('*'))
-        """
+        """Draw from the stock; meld a card owed from the discard pile; discard the highest card."""
         player = state.current_player
         assert player is not None
         actions = self.legal_actions(state, player)
@@ -740,20 +652,7 @@ class Turkish500(Variant[TurkishDetail]):
         return max(discards, key=lambda action: (values[action.card.index], action.card.index))
 
     def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
-        """What everyone knows about the deal so far.
-
-        ``must_meld`` is the card taken from the discard pile that must still be melded this
-        turn; ``cards_to_keep`` how many cards the player to move must keep in hand when laying
-        down or off (rules 3.5 and 3.7); then each player's melded and laid-off points.
-
-        >>> state = new_game("turkish500", players=2, seed=4)
-        >>> for name, value in state.variant.public_info(state, 0):
-        ...     print(name, value)
-        must_meld None
-        cards_to_keep 0
-        melded_points (0, 0)
-        laid_off_points (0, 0)
-        """
+        """The card owed from the pile, the cards to keep (3.5, 3.7), melded/laid-off points."""
         detail = state.detail
         return (
             ("must_meld", detail.must_meld),
@@ -808,14 +707,7 @@ class Turkish500(Variant[TurkishDetail]):
         return melded - best.deadwood_points
 
     def match_statistics(self, state: GameState) -> tuple[tuple[str, int], ...]:
-        """Deals ended by a player going out, and those gone out with the dealt hand (3.12).
-
-        The other deals ended with the stock or the go-around limit.
-
-        >>> state = new_game("turkish500", players=2, seed=1)
-        >>> state.variant.match_statistics(state)
-        (('went out', 0), ('went out with the dealt hand', 0))
-        """
+        """Deals ended by going out, and those gone out with the dealt hand (3.12)."""
         went_out = dealt_hand = 0
         for record in state.deal_results:
             if record.ended_by.endswith(" went out with the dealt hand"):
@@ -842,11 +734,7 @@ def _meld_action_points(action: Action, points: CardPoints) -> int:
 
 @attrs.frozen(kw_only=True)
 class Turkish300(Turkish500):
-    """Turkish 500 rummy played to 300 (3.14).
-
-    >>> get_variant("turkish300").target_score
-    300
-    """
+    """Turkish 500 rummy played to 300 (3.14)."""
 
     name: ClassVar[str] = "turkish300"
     title: ClassVar[str] = "Turkish 300 rummy"
@@ -856,12 +744,7 @@ class Turkish300(Turkish500):
 
 @attrs.frozen(kw_only=True)
 class Turkish500Cutthroat(Turkish500):
-    """Cutthroat Turkish 500: no pool, and only the deal's winner scores (3.14).
-
-    >>> variant = get_variant("turkish500_cutthroat")
-    >>> variant.deal_pool, variant.scoring
-    (0, <Scoring.WINNER_ONLY: 'winner_only'>)
-    """
+    """Cutthroat Turkish 500: no pool, and only the deal's winner scores (3.14)."""
 
     name: ClassVar[str] = "turkish500_cutthroat"
     title: ClassVar[str] = "Turkish 500 rummy, cutthroat"
@@ -874,12 +757,9 @@ class Turkish500Cutthroat(Turkish500):
 class Rummy500(Turkish500):
     """Classic 500 Rum for 2–8 players (3.14).
 
-    54 cards for up to four players and 108 for more; 13 cards each with two players, 7 with
-    more; one card turned up to start the discard pile; a player may take any discard with
-    every card above it, the deepest card taken being melded that same turn; no pool, no deal
-    limit, anyone may go out in the first go-around.
+    54 or 108 cards, 13 or 7 each, an up-card; any discard may be taken with every card above
+    it; no pool, no deal limit.
 
-    >>> from rummylib.actions import TakeDiscard
     >>> state = new_game("rummy500", players=3, seed=2)
     >>> len(state.hands[0]), len(state.discard_pile), len(state.stock), state.pot
     (7, 1, 32, 0)
