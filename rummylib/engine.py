@@ -16,6 +16,7 @@ This module used to be ``rummylib.variants.base``, which still re-exports it.
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 import attrs
 from typing_extensions import TypeVar
 
-from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
+from rummylib.actions import ACTION_TYPES, Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.cards import Card, format_cards
 from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError, shorten
 from rummylib.melds import Extension, Meld, MeldRules, canonical_melds, extensions, find_melds
@@ -39,6 +40,7 @@ __all__ = [
     "PhaseBase",
     "TurnClock",
     "Variant",
+    "added",
     "by_index",
     "deal_cards",
     "lay_off_way",
@@ -465,12 +467,22 @@ class Variant(Generic[D]):
         return effect(state, action)
 
     def _method(self, prefix: str, kind: str) -> Callable[..., Any]:
-        """This variant's method for an action kind: ``refuse_<kind>`` and so on."""
+        """This variant's method for an action kind: ``refuse_<kind>`` and so on.
+
+        A kind without ``refuse_<kind>`` is legal whenever its phase allows it; a kind whose
+        action has no field but ``player`` lists that one action unless it has
+        ``candidates_<kind>``.
+        """
         method = getattr(self, prefix + kind, None)
-        if method is None:
-            msg = f"{type(self).__name__} has no {prefix}{kind} for the {kind} actions it allows"
-            raise NotImplementedError(msg)
-        return cast("Callable[..., Any]", method)
+        if method is not None:
+            return cast("Callable[..., Any]", method)
+        if prefix == "refuse_":
+            return _no_refusal
+        cls = ACTION_TYPES[kind]
+        if prefix == "candidates_" and [field.name for field in attrs.fields(cls)] == ["player"]:
+            return functools.partial(_only_action, cls)
+        msg = f"{type(self).__name__} has no {prefix}{kind} for the {kind} actions it allows"
+        raise NotImplementedError(msg)
 
     # Shared kinds. A variant lists them in phase_actions and overrides where its rules differ.
 
@@ -643,6 +655,14 @@ class Variant(Generic[D]):
         return ()
 
 
+def _no_refusal(state: object, action: object) -> None:
+    return None
+
+
+def _only_action(cls: type[Action], state: object, player: int) -> tuple[Action]:
+    return (cls(player=player),)  # type: ignore[call-arg]
+
+
 def shares(amount: int, winners: Sequence[int], player_count: int) -> tuple[int, ...]:
     """``amount`` split among ``winners``, the first ones taking what does not divide evenly.
 
@@ -654,6 +674,17 @@ def shares(amount: int, winners: Sequence[int], player_count: int) -> tuple[int,
     for offset, player in enumerate(winners):
         payouts[player] = share + (1 if offset < remainder else 0)
     return tuple(payouts)
+
+
+def added(values: Sequence[int], player: int, amount: int = 1) -> tuple[int, ...]:
+    """``values`` (one per seat) with ``amount`` added to ``player``'s.
+
+    >>> added((0, 2, 0), 1, 3)
+    (0, 5, 0)
+    """
+    changed = list(values)
+    changed[player] += amount
+    return tuple(changed)
 
 
 def by_index(cards: Iterable[Card]) -> list[Card]:

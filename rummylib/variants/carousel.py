@@ -266,20 +266,12 @@ class Carousel(Variant[CarouselDetail]):
             return "cannot knock: at this table a player knocks only at the start of the turn"
         return None
 
-    def candidates_knock(self, state: State, player: int) -> Iterable[Action]:
-        """One knock."""
-        return (Knock(player=player),)
-
     def refuse_pass(self, state: State, action: Pass) -> str | None:
         """Rules 2.6–2.8: no passing while the stock lasts, unless declining a choice."""
         if state.phase is Phase.PLAY and state.stock:
             name = player_name(action.player)
             return f"{name} cannot pass while the stock lasts: draw or meld"
         return None
-
-    def candidates_pass(self, state: State, player: int) -> Iterable[Action]:
-        """One pass."""
-        return (Pass(player=player),)
 
     def refuse_rearrange(self, state: State, action: Rearrange) -> str | None:
         """Rule 2.5, by :func:`~rummylib.table.rearrangement_refusal`."""

@@ -1,17 +1,12 @@
-"""Rummy 71 and Rummy 101: Israeli online rummy (RULES.md section 1).
+"""Rummy 71 and Rummy 101: Israeli online rummy (section 1 of the rules).
 
-Thirteen cards each from two packs and four jokers; an open card under the stock that may be
-taken during the first go-around; nothing is laid down until a player declares Rummy with a
-fourteenth card discarded; the others then show their melds and are charged the points left
-outside melds, times the deal multiplier. A player whose total reaches the threshold (71 or
-101) is eliminated, buys back in or becomes a spectator, and the last player left takes the
-pot.
-
-The table around it is here too: Frish votes that double the multiplier and redeal (rule 18),
-turn clocks that the host keeps and reports (:meth:`IsraeliRummy.turn_clock`,
-:class:`~rummylib.actions.TimeExpired`, rule 25), disconnected players played by the engine
-(:meth:`IsraeliRummy.auto_action`, rule 26), removals (rule 27), and the next match at the
-same table (:func:`next_match`, rule 23).
+Thirteen cards each from two packs and four jokers, an open card for the first go-around;
+a player declares Rummy with a fourteenth card discarded, and the others are charged the
+points left outside their melds, times the multiplier. At the threshold (71 or 101) a player
+is out, buys back in or watches; the last one in takes the pot. The table around it is here
+too: Frish votes (rule 1.18), turn clocks the host keeps (:meth:`IsraeliRummy.turn_clock`),
+disconnected players played by the engine (:meth:`IsraeliRummy.auto_action`), removals, and
+the next match at the same table (:func:`next_match`).
 
 >>> from rummylib import new_game
 >>> state = new_game("rummy101", players=2, seed=4)
@@ -68,6 +63,7 @@ from rummylib.engine import (
     PhaseBase,
     TurnClock,
     Variant,
+    added,
     by_index,
     next_player,
     player_name,
@@ -207,6 +203,8 @@ class IsraeliDetail:
         disconnected: players the host reported disconnected (and not yet reconnected).
         autoplayed: consecutive turns each player finished while disconnected.
         clock_number: counts the clocks started in the match (see :meth:`IsraeliRummy.turn_clock`).
+        frish_proposed: Frish votes held in the match.
+        frish_accepted: Frish votes every player asked accepted, in the match.
         events: match events outside deal scoring (rebuys, spectators, removals), for the record.
 
     >>> new_game("rummy101", players=3, seed=1).detail.frish_proposals
@@ -226,14 +224,15 @@ class IsraeliDetail:
     disconnected: tuple[int, ...] = ()
     autoplayed: tuple[int, ...] = ()
     clock_number: int = 0
+    # Counts for match_statistics; they follow from the history, so equality ignores them.
+    frish_proposed: int = attrs.field(default=0, eq=False)
+    frish_accepted: int = attrs.field(default=0, eq=False)
     events: tuple[ScoreLine, ...] = ()
 
 
 # Actions are values: the ones listed every turn are made once, here.
 _SEATS = range(6)
 _DRAW_STOCK = tuple(DrawStock(player=player) for player in _SEATS)
-_TAKE_DISCARD = tuple(TakeDiscard(player=player) for player in _SEATS)
-_TAKE_OPEN = tuple(TakeOpenCard(player=player) for player in _SEATS)
 _PROPOSE_FRISH = tuple(ProposeFrish(player=player) for player in _SEATS)
 _DISCARDS = tuple(tuple(Discard(player=player, card=card) for card in CARDS) for player in _SEATS)
 
@@ -268,18 +267,12 @@ def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
 class IsraeliRummy(Variant[IsraeliDetail]):
     """Israeli online rummy; use the presets :class:`Rummy71` and :class:`Rummy101`.
 
-    Every setting of RULES.md section 1 is a field, with the default the rules give; the
-    rules page of the documentation lists them. Two more settings describe one match at a
-    table, for :func:`next_match`: ``first_player`` (the seat that plays first in the first
-    deal; ``None`` for the first seat dealt in) and ``sitting_out`` (seats not dealt in).
+    Every setting of section 1 of the rules is a field with its default (the rules page lists
+    them). Two more describe one match at a table, for :func:`next_match`: ``first_player``
+    (the seat that plays first; ``None``: the first seat dealt in) and ``sitting_out``.
 
-    >>> variant = get_variant("rummy101", max_multiplier=8)
-    >>> variant.max_multiplier, variant.frish_window
-    (8, <FrishWindow.FIRST_GO_AROUND: 'first_go_around'>)
-    >>> get_variant("rummy101", frish_window="sometimes")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    rummylib.errors.ConfigurationError: bad setting 'sometimes': expected one of ...
+    >>> get_variant("rummy101", max_multiplier=8).max_multiplier
+    8
     """
 
     title: ClassVar[str] = "Israeli rummy"
@@ -341,19 +334,10 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     sitting_out: tuple[int, ...] = attrs.field(default=(), converter=_seats)
 
     def check_settings(self) -> None:
-        """The bounds between settings (R9): the deck, the hand size, the seats.
+        """R9: jokers, hand size and seats that leave every deal playable.
 
-        ``jokers`` is at most 8 per pack. ``hand_size`` (at least 4 by its validator) must let
-        the deck deal every seat and the open card, and must be at least ``jokers``: otherwise
-        a player could hold ``hand_size + 1`` jokers after drawing, and a joker may be neither
-        discarded nor put aside for a declaration (rule 1.9: a dead end). A face-up card that
-        would leave nothing to discard cannot be taken (R9), so jokers and copies of the card
-        taken face up need no bound of their own.
-
-        >>> get_variant("rummy101", hand_size=5, jokers=6)  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        ...
-        rummylib.errors.ConfigurationError: jokers must be at most hand_size (5), not 6: ...
+        At most 8 jokers a pack; a deck that deals every seat and the open card; at most
+        ``hand_size`` jokers (a hand of jokers could discard nothing, rule 1.9).
         """
         packs = f"{self.decks} pack{'s' if self.decks > 1 else ''}"
         most_jokers = MAX_JOKERS_PER_DECK * self.decks
@@ -400,19 +384,11 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         return CardPoints(ace=self.ace_points, face=10, joker=self.joker_points)
 
     def deck_for(self, players: int) -> tuple[Card, ...]:
-        """Two packs and four jokers by default, whatever the player count.
-
-        >>> len(get_variant("rummy71").deck_for(3))
-        108
-        """
+        """Two packs and four jokers by default, whatever the player count."""
         return make_deck(decks=self.decks, jokers=self.jokers)
 
     def hand_size_for(self, players: int) -> int:
-        """Thirteen cards each.
-
-        >>> get_variant("rummy71").hand_size_for(6)
-        13
-        """
+        """Thirteen cards each (``hand_size``)."""
         return self.hand_size
 
     # -- the match ----------------------------------------------------------------------------
@@ -432,9 +408,6 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         The seat before ``first_player`` deals (by default the last seat, so seat 0 plays
         first); seats in ``sitting_out`` are not dealt in and pay no stake.
 
-        >>> state = new_game("rummy101", players=4, seed=1)
-        >>> state.pot, state.dealer, state.current_player
-        (4, 3, 0)
         >>> state = new_game(get_variant("rummy101", first_player=2, sitting_out=[0]), players=4)
         >>> state.pot, state.players_in, state.dealer, state.current_player
         (3, (1, 2, 3), 1, 2)
@@ -518,18 +491,10 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             return "the open card can only be taken in the first go-around"
         return self._take_refusal(state, action.player, state.open_card)
 
-    def candidates_take_open_card(self, state: State, player: int) -> Iterable[Action]:
-        """Taking the open card."""
-        return (_TAKE_OPEN[player],)
-
     def refuse_propose_frish(self, state: State, action: ProposeFrish) -> str | None:
         """Rule 1.18: before taking a card in the first go-around, within the limits."""
         refusal = self._frish_refusal(state, action.player)
         return None if refusal is None else f"cannot propose frish: {refusal}"
-
-    def candidates_propose_frish(self, state: State, player: int) -> Iterable[Action]:
-        """One proposal."""
-        return (_PROPOSE_FRISH[player],)
 
     def _frish_refusal(self, state: State, player: int) -> str | None:  # noqa: PLR0911
         allowed = self.frish_per_player_per_deal
@@ -633,35 +598,9 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         best = arrange(state.hands[player], self.meld_rules, self.card_points)
         return (ShowMelds(player=player, melds=best.melds),) if best.melds else ()
 
-    def refuse_give_up(self, state: State, action: GiveUp) -> str | None:
-        """Always allowed in the window."""
-        return None
-
-    def candidates_give_up(self, state: State, player: int) -> Iterable[Action]:
-        """Giving up."""
-        return (GiveUp(player=player),)
-
-    def refuse_answer_frish(self, state: State, action: AnswerFrish) -> str | None:
-        """Either answer, by each player asked."""
-        return None
-
     def candidates_answer_frish(self, state: State, player: int) -> Iterable[Action]:
         """Refuse, then accept."""
         return (AnswerFrish(player=player, accept=False), AnswerFrish(player=player, accept=True))
-
-    def refuse_rebuy(self, state: State, action: Rebuy) -> str | None:
-        """Rule 1.21: each eliminated player chooses."""
-        return None
-
-    def candidates_rebuy(self, state: State, player: int) -> Iterable[Action]:
-        """Buying back in."""
-        return (Rebuy(player=player),)
-
-    refuse_decline_rebuy = refuse_rebuy
-
-    def candidates_decline_rebuy(self, state: State, player: int) -> Iterable[Action]:
-        """Becoming a spectator."""
-        return (DeclineRebuy(player=player),)
 
     def refuse_time_expired(self, state: State, action: TimeExpired) -> str | None:
         """Rule 1.25: the host reports a clock that is running."""
@@ -718,8 +657,6 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     def apply_propose_frish(self, state: State, action: ProposeFrish) -> State:
         """The other players vote, in playing order (rule 1.18)."""
         detail = state.detail
-        proposals = list(detail.frish_proposals)
-        proposals[action.player] += 1
         return state.replace(
             phase=IsraeliPhase.FRISH_VOTE,
             current_player=None,
@@ -727,7 +664,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             detail=attrs.evolve(
                 detail,
                 frish_proposer=action.player,
-                frish_proposals=tuple(proposals),
+                frish_proposals=added(detail.frish_proposals, action.player),
+                frish_proposed=detail.frish_proposed + 1,
                 clock_number=detail.clock_number + 1,
             ),
         )
@@ -864,6 +802,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         if to_act:
             return state.replace(to_act=to_act)
         # Everyone accepted: the same dealer deals the same deal again at double the multiplier.
+        state = state.replace(detail=attrs.evolve(detail, frish_accepted=detail.frish_accepted + 1))
         return self._deal(state, state.dealer, state.deal_number, state.multiplier * 2, redeal=True)
 
     def _remove(self, state: State, player: int, *, reason: str, completed: bool) -> State:
@@ -922,86 +861,57 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     def _after_deal(self, state: State) -> State:
         """Rules 1.20–1.22: eliminations, the automatic first rebuy, the optional second."""
         threshold = self.elimination_threshold
-        survivors = tuple(p for p in state.players_in if state.scores[p] < threshold)
+        survivors = [p for p in state.players_in if state.scores[p] < threshold]
         eliminated = [p for p in state.players_in if state.scores[p] >= threshold]
         if len(survivors) <= 1:
             return self._end_match(state, survivors or state.players_in)
-        detail = state.detail
         level = max(state.scores[p] for p in survivors)
         if self.rebuy_score is RebuyScore.HIGHEST_REMAINING_PLUS_ONE:
             level += 1
         level = min(level, threshold - 1)  # R5: a rebuy never puts a player at the threshold
-        scores = list(state.scores)
-        rebuys = list(detail.rebuys)
-        events = list(detail.events)
-        players_in = list(state.players_in)
+        state = state.replace(detail=attrs.evolve(state.detail, rebuy_level=level))
         pending = []
-        pot = state.pot
         for player in eliminated:
-            if rebuys[player] >= self.max_rebuys:
-                events.append(
-                    ScoreLine(player=player, points=0, reason="eliminated: no rebuys left")
-                )
-                players_in.remove(player)
-                continue
-            if rebuys[player] == 0 and self.first_rebuy_mandatory:
-                cost = self._rebuy_cost(0)
-                events.append(
-                    ScoreLine(
-                        player=player,
-                        points=level - scores[player],
-                        reason=f"mandatory rebuy for {cost}: back in at {level}",
-                    )
-                )
-                scores[player] = level
-                rebuys[player] = 1
-                pot += cost
-            else:
-                # Still in until they decline: they decide in the rebuy phase.
+            rebuys = state.detail.rebuys[player]
+            if rebuys >= self.max_rebuys:
+                event = ScoreLine(player=player, points=0, reason="eliminated: no rebuys left")
+                detail = attrs.evolve(state.detail, events=(*state.detail.events, event))
+                state = state.replace(players_in=_without(state.players_in, player), detail=detail)
+            elif rebuys == 0 and self.first_rebuy_mandatory:
+                state = self._buy_back(state, player, "mandatory rebuy")
+            else:  # still in until they decline: they decide in the rebuy phase
                 pending.append(player)
-        state = state.replace(
-            scores=tuple(scores),
-            pot=pot,
-            players_in=tuple(players_in),
-            detail=attrs.evolve(
-                detail, rebuys=tuple(rebuys), rebuy_level=level, events=tuple(events)
-            ),
-        )
         if pending:
             return state.replace(
                 phase=IsraeliPhase.REBUY, current_player=None, to_act=tuple(pending)
             )
         return self._next_deal(state)
 
-    def _rebuy_cost(self, rebuys_so_far: int) -> int:
+    def _buy_back(self, state: State, player: int, how: str) -> State:
+        detail = state.detail
         stakes = self.rebuy_stakes
-        return self.stake * stakes[min(rebuys_so_far, len(stakes) - 1)]
+        cost = self.stake * stakes[min(detail.rebuys[player], len(stakes) - 1)]
+        level = detail.rebuy_level
+        scores = list(state.scores)
+        reason = f"{how} for {cost}: back in at {level}"
+        event = ScoreLine(player=player, points=level - scores[player], reason=reason)
+        scores[player] = level
+        return state.replace(
+            scores=tuple(scores),
+            pot=state.pot + cost,
+            detail=attrs.evolve(
+                detail, rebuys=added(detail.rebuys, player), events=(*detail.events, event)
+            ),
+        )
 
     def _answer_rebuy(self, state: State, player: int, *, accept: bool) -> State:
-        detail = state.detail
-        to_act = _without(state.to_act, player)
+        state = state.replace(to_act=_without(state.to_act, player))
         if accept:
-            cost = self._rebuy_cost(detail.rebuys[player])
-            level = detail.rebuy_level
-            scores = list(state.scores)
-            rebuys = list(detail.rebuys)
-            event = ScoreLine(
-                player=player,
-                points=level - scores[player],
-                reason=f"rebuy for {cost}: back in at {level}",
-            )
-            scores[player] = level
-            rebuys[player] += 1
-            state = state.replace(
-                scores=tuple(scores),
-                pot=state.pot + cost,
-                to_act=to_act,
-                detail=attrs.evolve(detail, rebuys=tuple(rebuys), events=(*detail.events, event)),
-            )
+            state = self._buy_back(state, player, "rebuy")
         else:
+            detail = state.detail
             event = ScoreLine(player=player, points=0, reason="declined the rebuy: spectator")
             state = state.replace(
-                to_act=to_act,
                 players_in=_without(state.players_in, player),
                 detail=attrs.evolve(
                     detail,
@@ -1010,7 +920,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
                     events=(*detail.events, event),
                 ),
             )
-        if to_act:
+        if state.to_act:
             return state
         if len(state.players_in) <= 1:  # pragma: no cover  (rule 1.21 ends such matches first)
             return self._end_match(state, state.players_in)
@@ -1035,17 +945,10 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     def auto_action(self, state: State) -> Action:
         """Rule 1.26: the move made for a player who cannot act (e.g. disconnected).
 
-        On a turn: take from the stock, then discard the card just taken, or, if it is a
-        joker (or a card taken face up), the highest-value card that may be discarded. Where
-        several players act at once, it answers for the first disconnected one among them (or
-        else the first): a grouping window is given up, a Frish refused, a rebuy declined.
-
-        >>> state = new_game("rummy101", players=2, seed=5)
-        >>> state.auto_action()
-        DrawStock(player=0)
-        >>> state = state.apply(state.auto_action())
-        >>> state.auto_action() == Discard(player=0, card=state.hands[0][-1])
-        True
+        On a turn: take from the stock, then discard the card just taken, or, if it may not
+        be discarded, the highest-valued card that may. Where several act at once, it answers
+        for the first disconnected one (or else the first): a window is given up, a Frish
+        refused, a rebuy declined.
         """
         if state.phase is Phase.DRAW:
             assert state.current_player is not None
@@ -1075,46 +978,27 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     def turn_clock(self, state: State) -> TurnClock | None:
         """Rule 1.25: how long the players who must act now have; the host keeps the time.
 
-        A turn (taking a card, then discarding or declaring) has ``first_go_around_seconds``
-        in the first go-around and ``turn_seconds`` after, then ``grace_seconds``; a
-        grouping window has ``post_declare_seconds`` and a Frish vote
-        ``frish_answer_seconds``, without grace. No clock runs in the rebuy phase. A new
-        :attr:`~rummylib.engine.TurnClock.number` means a new clock: each turn, each
-        window, each vote (and the proposer's turn after a refused Frish) starts one.
-
-        >>> state = new_game("rummy101", players=2, seed=5)
-        >>> clock = state.turn_clock()
-        >>> clock.players, clock.seconds, clock.grace_seconds
-        ((0,), 60, 60)
+        A turn has ``first_go_around_seconds`` in the first go-around and ``turn_seconds``
+        after, then ``grace_seconds``; a window after a declaration ``post_declare_seconds``
+        and a Frish vote ``frish_answer_seconds``, without grace; a rebuy has no clock. Each
+        turn, window and vote starts a new clock (a new :attr:`~rummylib.engine.TurnClock.number`).
         """
-        detail = state.detail
-        phase = state.phase
+        phase, grace = state.phase, 0
         if phase is Phase.DRAW or phase is Phase.PLAY:
-            seconds = (
-                self.first_go_around_seconds
-                if self._in_first_go_around(state)
-                else self.turn_seconds
-            )
-            return TurnClock(
-                players=state.to_act,
-                seconds=seconds,
-                grace_seconds=self.grace_seconds,
-                number=detail.clock_number,
-            )
-        if phase is IsraeliPhase.SHOW_MELDS:
+            first = self._in_first_go_around(state)
+            seconds = self.first_go_around_seconds if first else self.turn_seconds
+            grace = self.grace_seconds
+        elif phase is IsraeliPhase.SHOW_MELDS:
             seconds = self.post_declare_seconds
         elif phase is IsraeliPhase.FRISH_VOTE:
             seconds = self.frish_answer_seconds
         else:
             return None
-        return TurnClock(players=state.to_act, seconds=seconds, number=detail.clock_number)
+        number = state.detail.clock_number
+        return TurnClock(players=state.to_act, seconds=seconds, grace_seconds=grace, number=number)
 
     def public_info(self, state: State, player: int) -> tuple[tuple[str, object], ...]:
-        """What every player may know beyond the common observation fields.
-
-        >>> dict(new_game("rummy101", players=2, seed=5).observation(1).public)["rebuys"]
-        (0, 0)
-        """
+        """Frish proposals, rebuys, spectators, removed, disconnected and auto-played seats."""
         detail = state.detail
         return (
             ("frish_proposer", detail.frish_proposer),
@@ -1127,33 +1011,21 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         )
 
     def may_ever_discard(self, card: Card) -> bool:
-        """Rule 1.9: a joker is never discarded.
-
-        >>> get_variant("rummy101").may_ever_discard(JOKER)
-        False
-        """
+        """Rule 1.9: a joker is never discarded."""
         return not card.is_joker
 
     def greedy_action(self, observation: Observation) -> Action | None:
         """Frish for :class:`~rummylib.bots.GreedyBot`; ``None`` leaves the rest to the bot.
 
-        It proposes Frish when its dealt hand's best melds leave at most
-        :attr:`greedy_frish_propose_deadwood` points, and accepts one when its hand's best
-        melds leave at most :attr:`greedy_frish_accept_deadwood` points.
-
-        >>> observation = new_game("rummy101", players=2, seed=5).observation(0)
-        >>> print(observation.variant.greedy_action(observation))
-        None
+        It proposes (accepts) Frish when its hand's best melds leave at most
+        :attr:`greedy_frish_propose_deadwood` (:attr:`greedy_frish_accept_deadwood`) points.
         """
         phase: PhaseBase = observation.phase
         player = observation.player
-        if phase is Phase.DRAW:
-            proposal = _PROPOSE_FRISH[player]
-            if proposal in observation.legal_actions and self._deadwood(observation.hand) <= (
-                self.greedy_frish_propose_deadwood
-            ):
-                return proposal
-            return None
+        proposal = ProposeFrish(player=player)
+        if phase is Phase.DRAW and proposal in observation.legal_actions:
+            strong = self._deadwood(observation.hand) <= self.greedy_frish_propose_deadwood
+            return proposal if strong else None
         if phase is IsraeliPhase.FRISH_VOTE and player in observation.to_act:
             strong = self._deadwood(observation.hand) <= self.greedy_frish_accept_deadwood
             return AnswerFrish(player=player, accept=strong)
@@ -1167,45 +1039,18 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
         A Frish counts as accepted when every other player in the vote accepted it; a player
         whose clock ran out during the vote refused it (rule 1.18).
-
-        >>> from rummylib.actions import AnswerFrish, ProposeFrish
-        >>> state = new_game("rummy101", players=2, seed=1)
-        >>> state.variant.match_statistics(state)
-        (('rebuys', 0), ('frish proposed', 0), ('frish accepted', 0))
-        >>> state = state.apply(ProposeFrish(player=0)).apply(AnswerFrish(player=1, accept=True))
-        >>> state.variant.match_statistics(state)
-        (('rebuys', 0), ('frish proposed', 1), ('frish accepted', 1))
         """
         detail = state.detail
-        proposed = accepted = 0
-        answers: list[bool] | None = None
-        for action in (*state.history, None):
-            if isinstance(action, AnswerFrish) and answers is not None:
-                answers.append(action.accept)
-                continue
-            if isinstance(action, TimeExpired) and answers is not None:
-                answers.append(False)  # no answer in time counts as a refusal (rule 1.18)
-                continue
-            if answers:
-                accepted += all(answers)
-            answers = None
-            if isinstance(action, ProposeFrish):
-                proposed += 1
-                answers = []
         return (
             ("rebuys", sum(detail.rebuys)),
-            ("frish proposed", proposed),
-            ("frish accepted", accepted),
+            ("frish proposed", detail.frish_proposed),
+            ("frish accepted", detail.frish_accepted),
         )
 
 
 @attrs.frozen(kw_only=True)
 class Rummy71(IsraeliRummy):
-    """Israeli rummy where a player is out at 71 points.
-
-    >>> get_variant("rummy71").elimination_threshold
-    71
-    """
+    """Israeli rummy where a player is out at 71 points."""
 
     name: ClassVar[str] = "rummy71"
     title: ClassVar[str] = "Rummy 71"
@@ -1215,11 +1060,7 @@ class Rummy71(IsraeliRummy):
 
 @attrs.frozen(kw_only=True)
 class Rummy101(IsraeliRummy):
-    """Israeli rummy where a player is out at 101 points.
-
-    >>> get_variant("rummy101").elimination_threshold
-    101
-    """
+    """Israeli rummy where a player is out at 101 points."""
 
     name: ClassVar[str] = "rummy101"
     title: ClassVar[str] = "Rummy 101"

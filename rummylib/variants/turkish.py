@@ -53,6 +53,7 @@ from rummylib.engine import (
     Phase,
     PhaseBase,
     Variant,
+    added,
     lay_off_way,
     next_player,
     player_name,
@@ -144,12 +145,6 @@ def _cards(count: int) -> str:
 
 #: A state of a Turkish 500 match.
 State: TypeAlias = "GameState[TurkishDetail]"
-
-
-def _added(counts: Sequence[int], player: int, amount: int) -> tuple[int, ...]:
-    values = list(counts)
-    values[player] += amount
-    return tuple(values)
 
 
 @attrs.frozen(kw_only=True)
@@ -501,8 +496,8 @@ class Turkish500(Variant[TurkishDetail]):
                 detail=attrs.evolve(
                     detail,
                     must_meld=None if detail.must_meld in laid else detail.must_meld,
-                    melded_points=_added(detail.melded_points, player, earned),
-                    melded_cards=_added(detail.melded_cards, player, len(laid)),
+                    melded_points=added(detail.melded_points, player, earned),
+                    melded_cards=added(detail.melded_cards, player, len(laid)),
                 )
             )
         )
@@ -521,10 +516,10 @@ class Turkish500(Variant[TurkishDetail]):
                 detail=attrs.evolve(
                     detail,
                     must_meld=None if detail.must_meld == action.card else detail.must_meld,
-                    laid_off_points=_added(
+                    laid_off_points=added(
                         detail.laid_off_points, player, self._lay_off_credit(action.card, way)
                     ),
-                    laid_off_cards=_added(detail.laid_off_cards, player, 1),
+                    laid_off_cards=added(detail.laid_off_cards, player, 1),
                 )
             )
         )
