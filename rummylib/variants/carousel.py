@@ -245,10 +245,6 @@ class Carousel(Variant[CarouselDetail]):
         """No deal won yet."""
         return CarouselDetail(deals_won=(0,) * players)
 
-    def _deal(self, state: State, dealer: int, deal_number: int) -> State:
-        detail = attrs.evolve(state.detail, draws=0, final_turns=())
-        return self.deal(state, dealer=dealer, deal_number=deal_number, detail=detail)
-
     # -- legality -----------------------------------------------------------------------------
 
     def refuse_knock(self, state: State, action: Knock) -> str | None:
@@ -447,7 +443,8 @@ class Carousel(Variant[CarouselDetail]):
         state = self.record_deal(state, points, lines=lines, ended_by=ended_by, detail=detail)
         if any(state.scores[player] >= self.target_score for player in players):
             return self._end_match(state)
-        return self._deal(state, next_player(players, state.dealer), state.deal_number + 1)
+        dealer = next_player(players, state.dealer)
+        return self.deal(state, dealer=dealer, deal_number=state.deal_number + 1)
 
     def _end_match(self, state: State) -> State:
         """Rule 2.18: +100 for reaching the target, +25 per deal won; highest total wins."""
@@ -488,12 +485,7 @@ class Carousel(Variant[CarouselDetail]):
         return Pass(player=player)
 
     def public_info(self, state: State, player: int) -> tuple[tuple[str, object], ...]:
-        """Cards drawn this turn, the final meld turns still to come, and deals won.
-
-        >>> state = new_game("carousel", players=2, seed=3)
-        >>> dict(state.variant.public_info(state, 0))
-        {'draws': 0, 'final_turns': (), 'deals_won': (0, 0)}
-        """
+        """Cards drawn this turn, the final meld turns still to come, and deals won."""
         detail = state.detail
         return (
             ("draws", detail.draws),
@@ -502,13 +494,7 @@ class Carousel(Variant[CarouselDetail]):
         )
 
     def greedy_action(self, observation: Observation) -> Action | None:
-        """Meld the most points :func:`best_play` finds, knock when allowed, else draw.
-
-        >>> from rummylib.bots import GreedyBot
-        >>> state = new_game("carousel", players=2, seed=3)
-        >>> GreedyBot().choose(state.observation(0))
-        DrawStock(player=0)
-        """
+        """Meld the most points :func:`best_play` finds, knock when allowed, else draw."""
         actions = observation.legal_actions
         player = observation.player
         if observation.phase in {Phase.PLAY, CarouselPhase.FINAL_TURN}:
@@ -531,12 +517,7 @@ class Carousel(Variant[CarouselDetail]):
         return None
 
     def match_statistics(self, state: State) -> tuple[tuple[str, int], ...]:
-        """Knocks and deals won by going out (rule 2.14) in the match so far.
-
-        >>> state = new_game("carousel", players=2, seed=3)
-        >>> state.variant.match_statistics(state)
-        (('knocks', 0), ('went out', 0))
-        """
+        """Knocks and deals won by going out (rule 2.14) in the match so far."""
         knocks = sum(isinstance(action, Knock) for action in state.history)
         went_out = sum(
             line.reason == "went out" for record in state.deal_results for line in record.lines

@@ -230,11 +230,8 @@ class IsraeliDetail:
     events: tuple[ScoreLine, ...] = ()
 
 
-# Actions are values: the ones listed every turn are made once, here.
-_SEATS = range(6)
-_DRAW_STOCK = tuple(DrawStock(player=player) for player in _SEATS)
-_PROPOSE_FRISH = tuple(ProposeFrish(player=player) for player in _SEATS)
-_DISCARDS = tuple(tuple(Discard(player=player, card=card) for card in CARDS) for player in _SEATS)
+# Actions are values: the discards listed every turn are made once, here.
+_DISCARDS = tuple(tuple(Discard(player=player, card=card) for card in CARDS) for player in range(6))
 
 
 #: A state of a Rummy 71/101 match.
@@ -253,10 +250,6 @@ def _legal_reading(meld: Meld, rules: MeldRules) -> Meld | str:
         return Meld.from_cards(meld.cards, rules)
     except InvalidMeldError as error:
         return str(error)
-
-
-def _with(players: tuple[int, ...], player: int) -> tuple[int, ...]:
-    return tuple(sorted({*players, player}))
 
 
 def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
@@ -493,30 +486,25 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def refuse_propose_frish(self, state: State, action: ProposeFrish) -> str | None:
         """Rule 1.18: before taking a card in the first go-around, within the limits."""
-        refusal = self._frish_refusal(state, action.player)
-        return None if refusal is None else f"cannot propose frish: {refusal}"
-
-    def _frish_refusal(self, state: State, player: int) -> str | None:  # noqa: PLR0911
-        allowed = self.frish_per_player_per_deal
-        if self.frish_window is FrishWindow.NEVER or allowed == 0:
-            return "frish is not played at this table"
-        if state.phase is Phase.PLAY:
-            return "frish is proposed before taking a card"
-        if state.phase is not Phase.DRAW:
-            return f"it is not a move of the {state.phase.value} phase"
-        if not self._in_first_go_around(state):
-            return "frish can only be proposed in the first go-around"
-        if state.detail.frish_proposals[player] >= allowed:
-            if allowed == 1:
-                return f"{player_name(player)} has already proposed frish in this deal"
-            return f"{player_name(player)} has already proposed frish {allowed} times in this deal"
+        allowed, name = self.frish_per_player_per_deal, player_name(action.player)
+        times = "" if allowed == 1 else f" {allowed} times"
         cap = self.max_multiplier
-        if cap is not None and state.multiplier * 2 > cap:
-            return (
-                f"the multiplier would become x{state.multiplier * 2}, "
-                f"above the table's cap of x{cap}"
-            )
-        return None
+        if self.frish_window is FrishWindow.NEVER or allowed == 0:
+            refusal = "frish is not played at this table"
+        elif state.phase is Phase.PLAY:
+            refusal = "frish is proposed before taking a card"
+        elif state.phase is not Phase.DRAW:
+            refusal = f"it is not a move of the {state.phase.value} phase"
+        elif not self._in_first_go_around(state):
+            refusal = "frish can only be proposed in the first go-around"
+        elif state.detail.frish_proposals[action.player] >= allowed:
+            refusal = f"{name} has already proposed frish{times} in this deal"
+        elif cap is not None and state.multiplier * 2 > cap:
+            doubled = state.multiplier * 2
+            refusal = f"the multiplier would become x{doubled}, above the table's cap of x{cap}"
+        else:
+            return None
+        return f"cannot propose frish: {refusal}"
 
     def refuse_discard(self, state: State, action: Discard) -> str | None:
         """Rules 1.8–1.9: not a joker, nor the card taken face up this turn."""
@@ -631,17 +619,18 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         """The engine plays for the player from now on (rule 1.26)."""
         detail = state.detail
         return state.replace(
-            detail=attrs.evolve(detail, disconnected=_with(detail.disconnected, action.player))
+            detail=attrs.evolve(
+                detail, disconnected=tuple(sorted({*detail.disconnected, action.player}))
+            )
         )
 
     def apply_reconnect(self, state: State, action: Reconnect) -> State:
         """The player plays again; the count of auto-played turns starts over."""
-        detail = state.detail
-        autoplayed = list(detail.autoplayed)
-        autoplayed[action.player] = 0
-        disconnected = _without(detail.disconnected, action.player)
+        detail, player = state.detail, action.player
+        autoplayed = added(detail.autoplayed, player, -detail.autoplayed[player])
+        disconnected = _without(detail.disconnected, player)
         return state.replace(
-            detail=attrs.evolve(detail, disconnected=disconnected, autoplayed=tuple(autoplayed))
+            detail=attrs.evolve(detail, disconnected=disconnected, autoplayed=autoplayed)
         )
 
     def apply_time_expired(self, state: State, action: TimeExpired) -> State:
@@ -700,7 +689,6 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         """Rummy: the melds go down, the others show theirs (rule 1.14)."""
         hands = list(state.hands)
         hands[action.player] = ()
-        pending = self.others_after(state, action.player)
         detail = state.detail
         state = state.replace(
             hands=tuple(hands),
@@ -708,7 +696,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             table=self._read_melds(action.melds),
             phase=IsraeliPhase.SHOW_MELDS,
             current_player=None,
-            to_act=pending,
+            to_act=self.others_after(state, action.player),
             detail=attrs.evolve(
                 detail,
                 declarer=action.player,
@@ -952,7 +940,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         """
         if state.phase is Phase.DRAW:
             assert state.current_player is not None
-            return _DRAW_STOCK[state.current_player]
+            return DrawStock(player=state.current_player)
         detail = state.detail
         if state.phase is Phase.PLAY:
             player = state.current_player
@@ -1073,20 +1061,9 @@ def next_match(
 ) -> State:
     """Rule 1.23: the next match at the same table, after ``final`` has ended.
 
-    Seat numbers stay. The winner plays first: the next match's variant has
-    ``first_player`` set to the winner, so the seat before them deals the first deal, and the
-    deal rotates from there. Every seat plays again (spectators and eliminated or removed
-    players rejoin) except the seats in ``sitting_out``; everyone dealt in pays the stake
-    again. If the winner sits out, the next seat dealt in plays first.
-
-    Args:
-        final: a finished Rummy 71/101 match.
-        seed: the new match's seed (``None``: drawn from :mod:`secrets`, as in
-            :func:`~rummylib.state.new_game`).
-        sitting_out: seats that do not play the next match.
-
-    Returns:
-        The first state of the next match.
+    Seats stay; the winner plays first (``first_player``; the next seat dealt in if the
+    winner sits out). Every seat but ``sitting_out`` plays again, spectators and removed
+    players too, and pays the stake. ``seed=None`` draws one, as :func:`~rummylib.new_game`.
 
     Raises:
         ConfigurationError: the match is not over, is not Israeli rummy, or fewer than two

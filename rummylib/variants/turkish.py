@@ -1,13 +1,9 @@
 """Turkish 500 rummy and its presets (section 3 of the rules).
 
-500 rummy with the additions of the Turkish text: thirteen cards each from two packs and two
-jokers, drawing from the stock only, laying down melds and laying off cards on any meld on the
-table, and a deal score of the cards one melded or laid off minus the cards left in hand. Each
-deal puts 30 points in a pool for the player who goes out, and a match lasts at most ten deals
-or until someone reaches 500. The presets are :class:`Turkish300` (to 300),
-:class:`Turkish500Cutthroat` (no pool, only the deal's winner scores) and :class:`Rummy500`
-(the classic game: a smaller deck for up to four players, drawing any discard with every card
-above it, no pool, no deal limit).
+Thirteen cards each from two packs and two jokers, drawing from the stock only, laying down
+melds and laying off on any table meld; a deal scores the cards one melded or laid off minus
+those left in hand, plus a pool of 30 for going out; at most ten deals, or to 500. Presets:
+:class:`Turkish300`, :class:`Turkish500Cutthroat` and :class:`Rummy500` (classic 500 Rum).
 
 >>> from rummylib.actions import Discard, DrawStock, LayDown
 >>> state = new_game("turkish500", players=2, seed=1)
@@ -126,9 +122,6 @@ class TurkishDetail:
         melded_cards: per player, how many cards they laid down this deal.
         laid_off_points: per player, the points of the cards they laid off this deal.
         laid_off_cards: per player, how many cards they laid off this deal.
-
-    >>> TurkishDetail().must_meld is None
-    True
     """
 
     turn_index: int = 0
@@ -631,15 +624,11 @@ class Turkish500(Variant[TurkishDetail]):
 
     def auto_action(self, state: GameState) -> Action:
         """Draw from the stock; meld a card owed from the discard pile; discard the highest card."""
-        player = state.current_player
-        assert player is not None
+        player = state.to_act[0]
         actions = self.legal_actions(state, player)
+        owed = state.detail.must_meld
         if state.phase is Phase.DRAW:
-            if state.stock:
-                return DrawStock(player=player)
-            return actions[0]
-        detail = state.detail
-        owed = detail.must_meld
+            return DrawStock(player=player) if state.stock else actions[0]
         if owed is not None:
             return next(action for action in actions if _melds_card(action, owed))
         values = self.card_points.values
@@ -678,22 +667,17 @@ class Turkish500(Variant[TurkishDetail]):
 
     def _greedy_draw(self, observation: Observation, actions: Sequence[Action]) -> Action:
         """Take from the discard pile when the hand, after this turn's discard, is worth more."""
-        takes = [
-            action for action in actions if isinstance(action, TakeDiscard) and action.count <= 8
-        ]
+        takes = [a for a in actions if isinstance(a, TakeDiscard) and a.count <= 8]
         draw = next((action for action in actions if isinstance(action, DrawStock)), None)
         if not takes:
-            return draw if draw is not None else actions[0]
-        now = self._hand_value(observation.hand, discard=False)
-        gains = []
-        for action in takes:
-            taken = observation.discard_pile[-action.count :]
-            after = self._hand_value((*observation.hand, *taken), discard=True)
-            gains.append((after - now, action))
-        gain, action = max(gains, key=lambda item: item[0])
-        if gain > 0 or draw is None:
-            return action
-        return draw
+            return draw or actions[0]
+        hand, pile = observation.hand, observation.discard_pile
+        now = self._hand_value(hand, discard=False)
+        gains = [
+            (self._hand_value((*hand, *pile[-a.count :]), discard=True) - now, a) for a in takes
+        ]
+        gain, best = max(gains, key=lambda item: item[0])
+        return best if gain > 0 or draw is None else draw
 
     def _hand_value(self, hand: Sequence[Card], *, discard: bool) -> int:
         """Points the best arrangement melds minus its deadwood (after a discard, if asked)."""
