@@ -1,11 +1,22 @@
-"""The engine's variant seam: the :class:`Variant` base class and the mechanics variants share.
+"""The engine's variant seam: the :class:`Variant` base class and the turn machinery it shares.
 
-A :class:`Variant` is one frozen class: class-level data says what the game *is* (name, player
-range, deck and deal size by player count); instance fields are a table's settings; its hook
-methods carry the turn rules, which the state machine (:mod:`rummylib.state`) calls. Dealing,
-shuffling, seat order and taking cards out of a hand are written once here.
+A :class:`Variant` declares what its game is: class data (name, player range,
+:attr:`~Variant.phase_actions`: the action kinds each phase allows), the deck and deal size by
+player count, its :class:`~rummylib.melds.MeldRules` and :class:`~rummylib.scoring.CardPoints`,
+and its settings as attrs fields. The engine here does the rest once for every variant:
+dealing (seat rotation, a stacked first deck, shuffles from the seed, face-up cards), whose
+turn it is, drawing, taking the top discard, discarding, laying down, laying off (one
+routine, :func:`lay_off_way`), the next turn, recording a deal and ending the match.
 
-This module used to be ``rummylib.variants.base``, which still re-exports it.
+Legality is one refusal per action kind (``refuse_<kind>``): :meth:`Variant.verify` raises its
+reason, and :meth:`Variant.legal_actions` lists the candidates (``candidates_<kind>``) the same
+refusal accepts, so enumeration and validation cannot disagree. A variant overrides small
+named hooks where its rules differ (``apply_<kind>``, :meth:`Variant.end_turn`, …), as
+python-chess's variants do over its board.
+
+Phases are enums: the core :class:`Phase` holds what every game has, and each variant declares
+its own as a :class:`PhaseBase` subclass. This module used to be ``rummylib.variants.base``,
+which still re-exports it.
 
 >>> from rummylib.variants import get_variant
 >>> variant = get_variant("rummy101")
@@ -191,7 +202,8 @@ class Variant(Generic[D]):
     min_players: ClassVar[int] = 2
     #: Most players.
     max_players: ClassVar[int] = 6
-    #: The action kinds each phase allows, in the order :meth:`legal_actions` lists them.
+    #: The action kinds each phase allows, in the order
+    #: :meth:`~rummylib.engine.Variant.legal_actions` lists them.
     phase_actions: ClassVar[Mapping[PhaseBase, tuple[type[Action], ...]]] = {}
     #: Host-reported events the variant accepts in any phase (never listed as moves).
     host_events: ClassVar[tuple[type[Action], ...]] = ()
@@ -218,7 +230,7 @@ class Variant(Generic[D]):
 
     @property
     def meld_rules(self) -> MeldRules:
-        """What counts as a meld at this table: :meth:`make_meld_rules`, made once."""
+        """The table's meld rules, made once by :meth:`make_meld_rules`."""
         rules = self._made_rules
         if rules is None:
             rules = self.make_meld_rules()
@@ -227,7 +239,7 @@ class Variant(Generic[D]):
 
     @property
     def card_points(self) -> CardPoints:
-        """What each card is worth at this table: :meth:`make_card_points`, made once."""
+        """The table's card values, made once by :meth:`make_card_points`."""
         points = self._made_points
         if points is None:
             points = self.make_card_points()
@@ -323,7 +335,7 @@ class Variant(Generic[D]):
     ) -> GameState[D]:
         """Shuffle and deal; ``changes`` are further fields of the new deal's state.
 
-        The player after ``dealer`` (among :attr:`players_in`) is dealt first and plays first.
+        The player after ``dealer`` (among the players in) is dealt first and plays first.
         The first deal of a match stacked with ``deck=`` uses that deck; every other deal
         shuffles the variant's deck by the match's next shuffle.
         """
@@ -383,7 +395,7 @@ class Variant(Generic[D]):
         lines: Sequence[ScoreLine] = (),
         **changes: Any,
     ) -> GameState[D]:
-        """Add a finished deal's points to the scores and its record to :attr:`deal_results`."""
+        """Add a finished deal's points to the scores and its record to the deal results."""
         record = DealResult(
             deal_number=state.deal_number,
             points=tuple(points),

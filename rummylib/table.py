@@ -2,9 +2,9 @@
 
 :func:`best_play` is exact: given the melds on the table and a hand, it finds the legal meld
 action that puts the most cards (or points) from the hand on the table, splitting, joining and
-extending table melds as needed. Carousel's rules (section 2 of the rules pages) and its bots use it;
-with ``jokers="free"`` it solves Rummikub-style tables too. The search itself is a dynamic
-programme over ranks and suits in ``rummylib._table_solver``.
+extending table melds as needed. Carousel's rules (section 2 of the rules pages) and its bots
+use it; with ``jokers="free"`` it solves Rummikub-style tables too. The search itself is a
+dynamic programme over ranks and suits in ``rummylib._table_solver``.
 
 >>> from rummylib import MeldRules, parse_cards, parse_meld
 >>> play = best_play([parse_meld("7h 8h 9h", MeldRules())], parse_cards("Th 2c"), MeldRules())
@@ -28,7 +28,14 @@ from rummylib.errors import ConfigurationError, InvalidMeldError, shorten
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules
 from rummylib.scoring import CardPoints, hand_points
 
-__all__ = ["JokerReplacementSource", "Play", "best_play", "cards_of", "joker_identities"]
+__all__ = [
+    "JokerReplacementSource",
+    "Play",
+    "best_play",
+    "cards_of",
+    "joker_identities",
+    "rearrangement_refusal",
+]
 
 
 class JokerReplacementSource(Choice):

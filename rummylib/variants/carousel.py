@@ -305,7 +305,7 @@ class Carousel(Variant[CarouselDetail]):
     def candidates_rearrange(self, state: State, player: int) -> Iterable[Action]:
         """The meld actions that keep the table's melds and lay down one new meld or add one card.
 
-        :meth:`verify` decides every other rearrangement.
+        :meth:`~rummylib.engine.Variant.verify` decides every other rearrangement.
         """
         rules = self.meld_rules
         hand = state.hands[player]

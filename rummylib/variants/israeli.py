@@ -1063,7 +1063,7 @@ def next_match(
 
     Seats stay; the winner plays first (``first_player``; the next seat dealt in if the
     winner sits out). Every seat but ``sitting_out`` plays again, spectators and removed
-    players too, and pays the stake. ``seed=None`` draws one, as :func:`~rummylib.new_game`.
+    players too, and pays the stake. ``seed=None`` draws one, as :func:`~rummylib.state.new_game`.
 
     Raises:
         ConfigurationError: the match is not over, is not Israeli rummy, or fewer than two

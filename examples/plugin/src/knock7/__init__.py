@@ -6,48 +6,57 @@ knock when the cards left after their best discard and best melds are worth at m
 ``knock_limit`` points: the deal ends, the best discard goes on the pile, and every player's
 deadwood is counted. The lowest deadwood wins (a tie goes to the knocker) and scores the
 others' deadwood minus its own. If the stock runs out, the deal is a draw. One deal is the match.
+
+The variant declares what the game is and which moves each phase allows; rummylib's engine
+deals, checks turns and phases, draws, takes the top discard and discards. The variant adds
+only its own rules: when a knock is allowed, what it does, and the end of a deal.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import attrs
 
-from rummylib import Card, CardPoints, ConfigurationError, IllegalActionError, MeldRules, arrange
+from rummylib import Card, CardPoints, ConfigurationError, MeldRules, arrange
 from rummylib.actions import Action, Discard, DrawStock, Knock, TakeDiscard
 from rummylib.cards import make_deck
-from rummylib.engine import Phase, Variant, deal_cards, next_player, remove_cards, shuffled
-from rummylib.scoring import DealResult, MatchResult, ScoreLine
+from rummylib.engine import Phase, PhaseBase, Variant, player_name, remove_cards
+from rummylib.scoring import ScoreLine
 from rummylib.state import GameState
 from rummylib.views import Observation
 
 __all__ = ["KnockSeven"]
 
 
+def _knock_limit(instance: object, attribute: object, value: object) -> None:
+    if isinstance(value, bool) or value not in range(51):
+        msg = f"knock_limit must be a whole number from 0 to 50, not {value!r}"
+        raise ConfigurationError(msg)
+
+
 @attrs.frozen(kw_only=True)
-class KnockSeven(Variant):
+class KnockSeven(Variant[None]):
     """Seven-card knock rummy: draw, discard or knock at ``knock_limit`` points or fewer."""
 
     name: ClassVar[str] = "knock7"
     title: ClassVar[str] = "Seven-card knock rummy"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    # The moves of each phase, in the order legal_actions lists them.
+    phase_actions: ClassVar[Mapping[PhaseBase, tuple[type[Action], ...]]] = {
+        Phase.DRAW: (DrawStock, TakeDiscard),
+        Phase.PLAY: (Discard, Knock),
+    }
 
-    knock_limit: int = 10
+    knock_limit: int = attrs.field(default=10, validator=_knock_limit)
 
-    def __attrs_post_init__(self) -> None:
-        if isinstance(self.knock_limit, bool) or self.knock_limit not in range(51):
-            msg = f"knock_limit must be a whole number from 0 to 50, not {self.knock_limit!r}"
-            raise ConfigurationError(msg)
-
-    @property
-    def meld_rules(self) -> MeldRules:
+    def make_meld_rules(self) -> MeldRules:
         """Groups of 3–4, runs of 3+ with the ace low only, no jokers in the pack."""
         return MeldRules(ace="low")
 
-    @property
-    def card_points(self) -> CardPoints:
+    def make_card_points(self) -> CardPoints:
         """Ace 1, pips at face value, J Q K 10."""
         return CardPoints()
 
@@ -59,91 +68,46 @@ class KnockSeven(Variant):
         """Seven cards each."""
         return 7
 
-    def start(self, state: GameState) -> GameState:
-        """Deal seven cards each and turn one card up to start the discard pile."""
-        deck = state.deck or shuffled(self.deck_for(state.player_count), state.seed, 0)
-        hands, rest = deal_cards(deck, range(state.player_count), 7, state.player_count)
-        return state.replace(
-            hands=hands, discard_pile=rest[:1], stock=rest[1:], shuffle_count=1,
-            phase=Phase.DRAW, current_player=0, to_act=(0,),
-        )  # fmt: skip
+    def turn_up(self, rest: tuple[Card, ...]) -> dict[str, Any]:
+        """One card face up starts the discard pile."""
+        return {"discard_pile": rest[:1], "stock": rest[1:]}
 
     def _deadwood(self, hand: tuple[Card, ...], *, discard: bool) -> int:
         return arrange(hand, self.meld_rules, self.card_points, discard=discard).deadwood_points
 
-    def legal_actions(self, state: GameState, player: int) -> tuple[Action, ...]:
-        """Draw: stock, then the top discard. Play: discards by card, then a knock."""
-        if state.phase is Phase.DRAW:
-            return (DrawStock(player=player), TakeDiscard(player=player))
-        hand = state.hands[player]
-        moves: list[Action] = [
-            Discard(player=player, card=card) for card in sorted(set(hand), key=lambda c: c.index)
-        ]
-        if self._deadwood(hand, discard=True) <= self.knock_limit:
-            moves.append(Knock(player=player))
-        return tuple(moves)
+    def refuse_knock(self, state: GameState[None], action: Knock) -> str | None:
+        """A knock needs ``knock_limit`` points of deadwood or fewer after the best discard."""
+        if self._deadwood(state.hands[action.player], discard=True) <= self.knock_limit:
+            return None
+        return f"knocking needs {self.knock_limit} points of deadwood or fewer"
 
-    def verify(self, state: GameState, action: Action) -> None:
-        """Refuse anything :meth:`legal_actions` does not list, saying why."""
-        if action.player not in state.to_act:
-            reason = f"it is p{state.to_act[0] + 1}'s turn"
-        elif action in self.legal_actions(state, action.player):
-            return
-        elif isinstance(action, Knock):
-            reason = f"knocking needs {self.knock_limit} points of deadwood or fewer"
-        elif isinstance(action, Discard) and state.phase is Phase.PLAY:
-            reason = f"{action.card} is not in the hand"
-        else:
-            reason = f"{type(action).__name__} is not a move of the {state.phase.value} phase"
-        raise IllegalActionError(reason)
+    def apply_knock(self, state: GameState[None], action: Knock) -> GameState[None]:
+        """The best discard goes on the pile and the deal is scored."""
+        hands = list(state.hands)
+        best = arrange(hands[action.player], self.meld_rules, self.card_points, discard=True)
+        assert best.discard is not None
+        hands[action.player] = remove_cards(hands[action.player], (best.discard,))
+        pile = (*state.discard_pile, best.discard)
+        return self._score(state.replace(hands=tuple(hands), discard_pile=pile), action.player)
 
-    def apply(self, state: GameState, action: Action) -> GameState:
-        """Take a card, discard it, or knock and score the deal."""
-        player, hands = action.player, list(state.hands)
-        if isinstance(action, DrawStock | TakeDiscard):
-            source = state.stock if isinstance(action, DrawStock) else state.discard_pile[-1:]
-            hands[player] = (*hands[player], source[0])
-            if isinstance(action, DrawStock):
-                return state.replace(hands=tuple(hands), stock=state.stock[1:], phase=Phase.PLAY)
-            return state.replace(
-                hands=tuple(hands), discard_pile=state.discard_pile[:-1], phase=Phase.PLAY
-            )
-        if isinstance(action, Knock):
-            best = arrange(hands[player], self.meld_rules, self.card_points, discard=True)
-            assert best.discard is not None
-            hands[player] = remove_cards(hands[player], (best.discard,))
-            pile = (*state.discard_pile, best.discard)
-            return self._score(state.replace(hands=tuple(hands), discard_pile=pile), player)
-        assert isinstance(action, Discard)
-        hands[player] = remove_cards(hands[player], (action.card,))
-        state = state.replace(hands=tuple(hands), discard_pile=(*state.discard_pile, action.card))
-        if not state.stock:
-            return self._score(state, None)
-        upcoming = next_player(state.players_in, player)
-        return state.replace(phase=Phase.DRAW, current_player=upcoming, to_act=(upcoming,))
+    def end_turn(self, state: GameState[None], player: int) -> GameState[None]:
+        """After a discard: the next turn, or a draw if the stock ran out."""
+        return self._score(state, None) if not state.stock else self.next_turn(state, player)
 
-    def _score(self, state: GameState, knocker: int | None) -> GameState:
+    def _score(self, state: GameState[None], knocker: int | None) -> GameState[None]:
         """The lowest deadwood wins the others' deadwood minus its own; no knock, a draw."""
         dead = [self._deadwood(hand, discard=False) for hand in state.hands]
         points = [0] * state.player_count
         lines: list[ScoreLine] = []
-        winners: tuple[int, ...] = ()
+        winners: list[int] = []
         if knocker is not None:
             winner = min(range(state.player_count), key=lambda p: (dead[p], p != knocker))
             points[winner] = sum(dead) - dead[winner] * state.player_count
-            winners = (winner,)
+            winners.append(winner)
             lines.append(ScoreLine(player=winner, points=points[winner], reason="lowest deadwood"))
-        ended = "the stock ran out" if knocker is None else f"p{knocker + 1} knocked"
-        record = DealResult(deal_number=1, points=tuple(points), lines=tuple(lines), ended_by=ended)
-        result = MatchResult(winners=winners, scores=tuple(points), deals=(record,))
-        return state.replace(
-            scores=tuple(points), deal_results=(record,), result=result,
-            phase=Phase.MATCH_OVER, current_player=None, to_act=(),
-        )  # fmt: skip
-
-    def auto_action(self, state: GameState) -> Action:
-        """The first legal move."""
-        return self.legal_actions(state, state.to_act[0])[0]
+        ended = "the stock ran out" if knocker is None else f"{player_name(knocker)} knocked"
+        state = self.record_deal(state, points, lines=lines, ended_by=ended)
+        return self.end_match(state, winners)
 
     def greedy_action(self, observation: Observation) -> Action | None:
         """:class:`~rummylib.bots.GreedyBot` knocks as soon as it may."""
