@@ -51,7 +51,7 @@ class Bot(Protocol):
 class RandomBot:
     """Picks uniformly among the legal actions, with its own seeded generator.
 
-    >>> from rummylib.bots import RandomBot
+    >>> from rummylib import new_game
     >>> bot = RandomBot(seed=1)
     >>> bot.choose(new_game("rummy101", players=2, seed=3).observation(0))
     DrawStock(player=0)
@@ -77,7 +77,7 @@ class GreedyBot:
     lowers the deadwood it can reach after its discard, always buys back in, and shows its
     best melds after someone declares.
 
-    >>> from rummylib.bots import GreedyBot
+    >>> from rummylib import format_cards, new_game, sort_by_suit
     >>> observation = new_game("rummy101", players=2, seed=3).observation(0)
     >>> format_cards(sort_by_suit(observation.hand)), observation.open_card
     ('4c Tc Qc 2d 3d 6d 6d 2h 6h 7h As 8s 9s', Card.parse('*'))
@@ -192,7 +192,7 @@ def play(
     :attr:`~rummylib.state.GameState.result` is ``None``), so the caller sees the match is
     unfinished. Greedy bots usually finish a match in well under 2,000 actions.
 
-    >>> from rummylib.bots import RandomBot
+    >>> from rummylib import new_game
     >>> bots = [RandomBot(seed=1), RandomBot(seed=2)]
     >>> unfinished = play(new_game("rummy101", players=2, seed=1), bots, max_actions=10)
     >>> unfinished.is_over, unfinished.result, len(unfinished.history)

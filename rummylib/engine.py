@@ -766,6 +766,7 @@ def shuffled(cards: Sequence[Card], seed: int, counter: int) -> tuple[Card, ...]
     Every shuffle is derived from the match seed and its counter with a private
     :class:`random.Random`, so a seed replays the whole match and nothing global is touched.
 
+    >>> from rummylib.cards import make_deck
     >>> deck = make_deck()
     >>> shuffled(deck, 7, 0) == shuffled(deck, 7, 0) != shuffled(deck, 7, 1)
     True
@@ -782,6 +783,7 @@ def deal_cards(
 
     Returns the hands (an empty hand for seats not dealt in) and the rest of the deck.
 
+    >>> from rummylib.cards import make_deck
     >>> hands, rest = deal_cards(make_deck()[:7], (0, 1), 3, 3)
     >>> [format_cards(hand) for hand in hands], format_cards(rest)
     (['Ac 3c 5c', '2c 4c 6c', ''], '7c')
@@ -811,6 +813,7 @@ def next_player(players_in: Sequence[int], player: int) -> int:
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
     """The hand without one copy of each of ``cards``; raise if any is missing.
 
+    >>> from rummylib.cards import parse_cards
     >>> format_cards(remove_cards(parse_cards("7h 8h 7h"), parse_cards("7h")))
     '8h 7h'
     """

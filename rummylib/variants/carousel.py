@@ -8,6 +8,7 @@ count wins the difference to every other player.
 
 A meld action is a :class:`~rummylib.actions.Rearrange` carrying the complete new table:
 
+>>> from rummylib import new_game, parse_meld
 >>> from rummylib.actions import DrawStock, Rearrange
 >>> deck = carousel_deck(
 ...     ["5h 6h 7h 8c 9c Kd Kc 2s 3s 4s", "Ah Ad Qs Js 9d 9h 3c 4c 6c Tc"], stock="5c *"
@@ -162,8 +163,8 @@ def carousel_deck(hands: Sequence[str], *, stock: str = "", players: int | None 
     Hands of fewer than ``players`` seats are padded with empty ones.
 
     >>> deck = carousel_deck(["Ah 2h 3h 4h 5h 6h 7h 8h 9h Th", "Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc"])
-    >>> format_cards(new_game("carousel", players=2, seed=0, deck=deck).hands[1][:3])
-    'Ac 2c 3c'
+    >>> deck.split()[:5]  # dealt one card at a time, round-robin from player 0
+    ['Ah', 'Ac', '2h', '2c', '3h']
     """
     count = len(hands) if players is None else players
     padded = [*hands, *[""] * (count - len(hands))]
@@ -178,7 +179,7 @@ class Carousel(Variant[CarouselDetail]):
     bonuses are settings too (``card_points`` follows). The readings chosen where the rules
     leave room are listed on the rules page.
 
-    >>> variant = get_variant("carousel")
+    >>> variant = Carousel()
     >>> variant.knock_limit, variant.knock_timing.value, variant.target_score
     (5, 'any_time_in_turn', 150)
     """
@@ -284,10 +285,11 @@ class Carousel(Variant[CarouselDetail]):
     ) -> None:
         """Raise unless replacing ``table`` by ``new_table`` is a legal meld action (rule 2.5).
 
-        >>> rules = get_variant("carousel").meld_rules
+        >>> from rummylib import parse_cards, parse_meld
+        >>> rules = Carousel().meld_rules
         >>> table = [parse_meld("7c 7h *=7d", rules)]
         >>> new = [parse_meld("7c 7h 7s", rules), parse_meld("8s 9s *=Ts", rules)]
-        >>> get_variant("carousel").check_rearrangement(table, parse_cards("7s 8s 9s"), new)
+        >>> Carousel().check_rearrangement(table, parse_cards("7s 8s 9s"), new)
         Traceback (most recent call last):
         ...
         rummylib.errors.IllegalActionError: the joker declared as 7d changed to Ts
@@ -474,11 +476,7 @@ class Carousel(Variant[CarouselDetail]):
     # -- automatic play and views -------------------------------------------------------------
 
     def auto_action(self, state: State) -> Action:
-        """Draw a card; pass when there is nothing to draw or a choice to decline.
-
-        >>> new_game("carousel", players=2, seed=3).auto_action()
-        DrawStock(player=0)
-        """
+        """Draw a card; pass when there is nothing to draw or a choice to decline."""
         player = state.to_act[0]
         if state.phase is Phase.DRAW or (state.phase is Phase.PLAY and state.stock):
             return DrawStock(player=player)

@@ -264,7 +264,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     them). Two more describe one match at a table, for :func:`next_match`: ``first_player``
     (the seat that plays first; ``None``: the first seat dealt in) and ``sitting_out``.
 
-    >>> get_variant("rummy101", max_multiplier=8).max_multiplier
+    >>> Rummy101(max_multiplier=8).max_multiplier
     8
     """
 
@@ -401,7 +401,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         The seat before ``first_player`` deals (by default the last seat, so seat 0 plays
         first); seats in ``sitting_out`` are not dealt in and pay no stake.
 
-        >>> state = new_game(get_variant("rummy101", first_player=2, sitting_out=[0]), players=4)
+        >>> state = new_game(Rummy101(first_player=2, sitting_out=[0]), players=4)
         >>> state.pot, state.players_in, state.dealer, state.current_player
         (3, (1, 2, 3), 1, 2)
 

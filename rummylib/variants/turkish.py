@@ -5,6 +5,7 @@ melds and laying off on any table meld; a deal scores the cards one melded or la
 those left in hand, plus a pool of 30 for going out; at most ten deals, or to 500. Presets:
 :class:`Turkish300`, :class:`Turkish500Cutthroat` and :class:`Rummy500` (classic 500 Rum).
 
+>>> from rummylib import new_game, parse_card, parse_meld
 >>> from rummylib.actions import Discard, DrawStock, LayDown
 >>> state = new_game("turkish500", players=2, seed=1)
 >>> len(state.stock), state.discard_pile, state.pot
@@ -149,7 +150,7 @@ class Turkish500(Variant[TurkishDetail]):
     count" (3.14); ``start_discard_pile`` turns a card face up to start the discard pile (3.2).
     The readings chosen where the text is unclear are listed on the rules page.
 
-    >>> variant = get_variant("turkish500")
+    >>> variant = Turkish500()
     >>> variant.deal_pool, variant.target_score, variant.max_deals, len(variant.deck_for(6))
     (30, 500, 10, 106)
     """
@@ -650,11 +651,6 @@ class Turkish500(Variant[TurkishDetail]):
 
         The rest (laying down the best arrangement's melds, laying off deadwood, discarding
         the card whose loss costs least) is :class:`~rummylib.bots.GreedyBot`'s own play.
-
-        >>> from rummylib.bots import GreedyBot
-        >>> state = new_game("turkish500", players=2, seed=1).apply(DrawStock(player=0))
-        >>> print(GreedyBot().choose(state.observation(0)).melds[0])
-        Ac Ah As
         """
         actions = observation.legal_actions
         if observation.phase is Phase.DRAW and actions:
@@ -739,9 +735,8 @@ class Rummy500(Turkish500):
     54 or 108 cards, 13 or 7 each, an up-card; any discard may be taken with every card above
     it; no pool, no deal limit.
 
-    >>> state = new_game("rummy500", players=3, seed=2)
-    >>> len(state.hands[0]), len(state.discard_pile), len(state.stock), state.pot
-    (7, 1, 32, 0)
+    >>> Rummy500().hand_size_for(3), len(Rummy500().deck_for(4)), Rummy500().deal_pool
+    (7, 54, 0)
     """
 
     name: ClassVar[str] = "rummy500"
