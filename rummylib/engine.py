@@ -401,6 +401,8 @@ class Variant(Generic[D]):
             points=tuple(points),
             lines=tuple(lines),
             ended_by=ended_by,
+            hands=state.hands,
+            table=state.table,
         )
         scores = tuple(total + add for total, add in zip(state.scores, points, strict=True))
         return state.replace(scores=scores, deal_results=(*state.deal_results, record), **changes)

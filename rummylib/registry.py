@@ -39,6 +39,7 @@ __all__ = [
     "PluginWarning",
     "get_variant",
     "register_variant",
+    "with_settings",
 ]
 
 #: The entry-point group that plugin packages declare their variants in.
@@ -191,6 +192,24 @@ def get_variant(name: str, /, **settings: Any) -> Variant:
     if cls is None:
         msg = f"unknown variant {shorten(name)}; known: {', '.join(_REGISTRY)}"
         raise UnknownVariantError(msg)
+    _check_setting_names(cls, settings)
+    return cls(**settings)
+
+
+def with_settings(variant: Variant, /, **settings: Any) -> Variant:
+    """``variant`` with some settings changed (each checked as :func:`get_variant` checks it).
+
+    >>> with_settings(get_variant("carousel"), target_score=100).target_score
+    100
+
+    Raises:
+        ConfigurationError: a setting is unknown or has a bad value.
+    """
+    _check_setting_names(type(variant), settings)
+    return attrs.evolve(variant, **settings)
+
+
+def _check_setting_names(cls: type[Variant], settings: dict[str, Any]) -> None:
     known = {field.name for field in attrs.fields(cls) if field.init}
     unknown = sorted(set(settings) - known, key=str)
     if unknown:
@@ -199,4 +218,3 @@ def get_variant(name: str, /, **settings: Any) -> Variant:
             f"settings: {', '.join(sorted(known))}"
         )
         raise ConfigurationError(msg)
-    return cls(**settings)

@@ -11,12 +11,15 @@ their pip value.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from rummylib._settings import whole
 from rummylib.cards import CARDS, JOKER_INDEX, Card, Rank
+
+if TYPE_CHECKING:
+    from rummylib.melds import Meld
 
 __all__ = ["CardPoints", "DealResult", "MatchResult", "ScoreLine", "hand_points"]
 
@@ -40,6 +43,7 @@ class CardPoints:
         ace_low_run: an ace melded as the low end of a run (A-2-3), where a variant makes it
             differ from ``ace`` (500 rummy: 15 in hand, 1 in A-2-3); ``None`` means ``ace``.
 
+    >>> from rummylib import parse_card
     >>> points = CardPoints(ace=15, joker=15, ace_low_run=1)
     >>> points.of(parse_card("Ah")), points.of(parse_card("Qs")), points.of(parse_card("7d"))
     (15, 10, 7)
@@ -81,6 +85,7 @@ class CardPoints:
     def of(self, card: Card) -> int:
         """The points of one card (in hand; see :attr:`ace_low_run` for melds).
 
+        >>> from rummylib import parse_card
         >>> CardPoints().of(parse_card("Td"))
         10
         """
@@ -90,6 +95,7 @@ class CardPoints:
 def hand_points(cards: Iterable[Card], points: CardPoints) -> int:
     """The plain sum of the cards' points.
 
+    >>> from rummylib import parse_cards
     >>> hand_points(parse_cards("Ah 2h 3h Kc"), CardPoints())
     16
     """
@@ -122,6 +128,9 @@ class DealResult:
         points: what each player scored in the deal (penalty points in Israeli rummy).
         lines: every contribution to ``points``, with its reason.
         ended_by: how the deal ended, in words (``"p1 declared rummy"``).
+        hands: each player's hand when the deal ended (empty for a player who went out), so
+            the deal can be shown after the next one is dealt.
+        table: the melds on the table when the deal ended.
 
     >>> record = DealResult(
     ...     deal_number=1,
@@ -138,6 +147,9 @@ class DealResult:
     points: tuple[int, ...]
     lines: tuple[ScoreLine, ...] = ()
     ended_by: str = ""
+    # What the deal ended with, for showing it; the score record alone decides equality.
+    hands: tuple[tuple[Card, ...], ...] = attrs.field(default=(), eq=False, repr=False)
+    table: tuple[Meld, ...] = attrs.field(default=(), eq=False, repr=False)
 
     def __str__(self) -> str:
         return "\n".join(

@@ -22,13 +22,13 @@ from typing import Any, Final, Generic
 
 import attrs
 
-from rummylib import _record, _svg
+from rummylib import _record, _render, _svg
 from rummylib.actions import ACTION_TYPES, Action, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
 from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld
-from rummylib.registry import get_variant
+from rummylib.registry import get_variant, with_settings
 from rummylib.scoring import DealResult, MatchResult
 from rummylib.views import Observation, observe
 
@@ -432,6 +432,17 @@ class GameState(Generic[D]):
         _record.check_snapshot(state, saved.snapshot)
         return state
 
+    def render(self) -> str:
+        """A plain-text view of the table for the host: every hand, the melds, the piles.
+
+        ``str(state)`` is the same text. It shows every hand: it is not for players (see
+        :meth:`observation`).
+        """
+        return _render.render(self)
+
+    def __str__(self) -> str:
+        return self.render()
+
     def __repr__(self) -> str:
         hands = " | ".join(str(len(hand)) for hand in self.hands)
         return (
@@ -456,11 +467,14 @@ def new_game(
     players: int,
     seed: int | None = None,
     deck: Sequence[Card] | str | None = None,
+    **settings: Any,
 ) -> GameState:
     """Start a match.
 
     Args:
         variant: a :class:`~rummylib.engine.Variant` or a registered name.
+        settings: the table's settings by name (as :func:`~rummylib.registry.get_variant`
+            takes them; with a variant given, they change its settings).
         players: how many players; seats are 0…n−1 and player 0 plays first.
         seed: makes every shuffle of the match reproducible; ``None`` draws one from
             :mod:`secrets`.
@@ -471,6 +485,8 @@ def new_game(
     >>> state = new_game("rummy71", players=2, seed=11)
     >>> state.deal_number, state.multiplier, state.pot
     (1, 2, 2)
+    >>> new_game("carousel", players=3, target_score=100).variant.target_score
+    100
     >>> new_game("rummy71", players=9)
     Traceback (most recent call last):
     ...
@@ -478,13 +494,15 @@ def new_game(
 
     Raises:
         UnknownVariantError: the name is not registered.
-        ConfigurationError: a bad player count, seed or deck.
+        ConfigurationError: a bad player count, seed, deck or setting.
     """
     if isinstance(variant, str):
-        variant = get_variant(variant)
-    if not isinstance(variant, Variant):
+        variant = get_variant(variant, **settings)
+    elif not isinstance(variant, Variant):
         msg = f"not a variant: {shorten(variant)}"
         raise ConfigurationError(msg)
+    elif settings:
+        variant = with_settings(variant, **settings)
     players = variant.check_players(players)
     if seed is None:
         seed = secrets.randbits(64)

@@ -19,12 +19,24 @@ from rummylib import (
     GameState,
     IllegalActionError,
     RummyError,
+    format_cards,
+    get_variant,
     make_deck,
     new_game,
+    parse_card,
     parse_cards,
+    parse_meld,
     stack_deck,
 )
-from rummylib.actions import Action, Discard, DrawStock, TakeDiscard, TakeOpenCard
+from rummylib.actions import (
+    Action,
+    DeclareRummy,
+    Discard,
+    DrawStock,
+    GiveUp,
+    TakeDiscard,
+    TakeOpenCard,
+)
 from rummylib.cards import CARDS
 from rummylib.state import ActionLog, Phase
 from rummylib.strategies import games
@@ -348,3 +360,57 @@ def test_defect_is_legal_never_raises_for_an_action_object() -> None:
     state = new_game("rummy101", players=2, seed=5)
     assert state.is_legal("draw") is False  # type: ignore[arg-type]
     assert state.is_legal(DrawStock(player=5)) is False
+
+
+# -- settings as keywords, and the final hands of a deal (docs issue, items 6 and 10) ----------
+
+
+def test_new_game_takes_settings_by_keyword_with_a_name_or_a_variant() -> None:
+    assert new_game("carousel", players=3, seed=1, target_score=100).variant.target_score == 100
+    base = get_variant("rummy101", stake=5)
+    state = new_game(base, players=2, seed=1, max_rebuys=1)
+    assert (state.variant.stake, state.variant.max_rebuys, base.max_rebuys) == (5, 1, 2)
+    assert state.pot == 10  # two stakes of 5: the changed variant is the one that deals
+
+
+def test_new_game_refuses_unknown_and_bad_settings_like_get_variant() -> None:
+    with pytest.raises(ConfigurationError, match="unknown setting 'colour' for carousel"):
+        new_game("carousel", players=2, colour="red")
+    with pytest.raises(ConfigurationError, match="unknown setting 'colour' for rummy101"):
+        new_game(get_variant("rummy101"), players=2, colour="red")
+    with pytest.raises(ConfigurationError, match="target_score"):
+        new_game(get_variant("carousel"), players=2, target_score=-1)
+
+
+def test_a_deal_result_keeps_the_hands_and_table_the_deal_ended_with() -> None:
+    deck = stack_deck(
+        "rummy101",
+        ["Ac 2c 3c 4c 5d 6d 7d 8d 9h 9s 9c Kh Kd", "2h 3h 4h 7s 7d 7c As 2d 5c 3s 4d 6h 2s"],
+        face_up="Qh",
+        stock="Ks",
+    )
+    state = new_game("rummy101", players=2, seed=3, deck=deck).apply(DrawStock(player=0))
+    melds = tuple(
+        parse_meld(text, state.variant.meld_rules)
+        for text in ("2c 3c 4c", "5d 6d 7d 8d", "9h 9s 9c", "Kh Kd Ks")
+    )
+    state = state.apply(DeclareRummy(player=0, discard=parse_card("Ac"), melds=melds))
+    state = state.apply(GiveUp(player=1))
+    record = state.deal_results[0]
+    assert state.deal_number == 2  # the next deal is already dealt...
+    assert record.hands[0] == ()  # ...but the record shows how this one ended
+    assert format_cards(record.hands[1]) == "2h 3h 4h 7s 7d 7c As 2d 5c 3s 4d 6h 2s"
+    assert [str(meld) for meld in record.table] == [
+        "2c 3c 4c",
+        "5d 6d 7d 8d",
+        "9c 9h 9s",
+        "Kd Kh Ks",
+    ]
+
+
+def test_str_of_a_state_is_its_host_view_with_every_hand() -> None:
+    state = new_game("rummy101", players=2, seed=1)
+    text = str(state)
+    assert text == state.render()
+    for hand in state.hands:
+        assert format_cards(hand) in text

@@ -1,0 +1,103 @@
+"""A game state as plain text, the way the host sees it: every hand face up.
+
+:func:`render` writes one line for the game and the turn, one per seat (its score and every
+card it holds, in the order received), then the stock, the discard pile, the open card and
+the melds on the table, each numbered as :class:`~rummylib.actions.LayOff` names them. Seats
+are 0-based in the API and written ``p1``, ``p2``… in text, as in every message of rummylib.
+
+It shows every hand, so it is for the host, a log or a test, never for a player: a player's
+view is :meth:`GameState.observation() <rummylib.state.GameState.observation>`. The same
+view as a picture is :func:`rummylib.svg.host_view`.
+
+>>> from rummylib import new_game
+>>> from rummylib._render import render
+>>> print(render(new_game("rummy101", players=2, seed=5)))  # doctest: +ELLIPSIS
+rummy101, deal 1: draw, p1 to play
+multiplier 2, pot 2
+p1 (to act), score 0, 13 cards: ...
+p2, score 0, 13 cards: ...
+stock: 81 cards
+open card: ...
+table: no melds
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rummylib.cards import Card, format_cards
+
+if TYPE_CHECKING:
+    from rummylib.state import GameState
+
+__all__ = ["render"]
+
+
+def _seat(player: int) -> str:
+    """A seat as text: seat 0 is ``p1``."""
+    return f"p{player + 1}"
+
+
+def _seats(players: Sequence[int]) -> str:
+    return ", ".join(_seat(player) for player in players)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _status(state: GameState) -> str:
+    """``rummy101, deal 1: draw, p1 to play``: the game, the deal, the phase and whose move."""
+    text = f"{state.variant.name}, deal {state.deal_number}: {state.phase.value.replace('_', ' ')}"
+    if state.current_player is not None:
+        text += f", {_seat(state.current_player)} to play"
+    elif state.to_act:  # several players answer at once (a vote, a window) or nobody's turn
+        text += f", {_seats(state.to_act)} to act"
+    result = state.result
+    if result is not None and result.winners:
+        text += f"; {'winner' if len(result.winners) == 1 else 'winners'} {_seats(result.winners)}"
+    return text
+
+
+def _player(state: GameState, seat: int) -> str:
+    """One seat: whether it must act or is out, its score and its cards."""
+    marks = []
+    if seat not in state.players_in:
+        marks.append("out")
+    elif seat in state.to_act:
+        marks.append("to act")
+    name = _seat(seat) + (f" ({', '.join(marks)})" if marks else "")
+    hand: Sequence[Card] = state.hands[seat]
+    cards = f"{_count(len(hand), 'card')}: {format_cards(hand)}" if hand else "no cards"
+    return f"{name}, score {state.scores[seat]}, {cards}"
+
+
+def render(state: GameState) -> str:
+    """The whole state as text for the host: the turn, every hand, the piles and the table.
+
+    A line is left out where it would say nothing: the multiplier and the pot when they are
+    1 and 0, an empty discard pile (Carousel has none), and the open card where there is none.
+
+    Args:
+        state: the state to show.
+
+    Returns:
+        Several lines, without a final newline.
+    """
+    lines = [_status(state)]
+    if state.multiplier != 1 or state.pot:
+        lines.append(f"multiplier {state.multiplier}, pot {state.pot}")
+    lines.extend(_player(state, seat) for seat in range(len(state.hands)))
+    lines.append(f"stock: {_count(len(state.stock), 'card')}")
+    if state.discard_pile:
+        pile = state.discard_pile
+        lines.append(f"discard pile: {_count(len(pile), 'card')}, top {pile[-1]}")
+    if state.open_card is not None:
+        lines.append(f"open card: {state.open_card}")
+    if state.table:
+        lines.append("table:")
+        lines.extend(f"  {index}: {meld}" for index, meld in enumerate(state.table))
+    else:
+        lines.append("table: no melds")
+    return "\n".join(lines)
