@@ -366,10 +366,12 @@ def test_defect_is_legal_never_raises_for_an_action_object() -> None:
 
 
 def test_new_game_takes_settings_by_keyword_with_a_name_or_a_variant() -> None:
-    assert new_game("carousel", players=3, seed=1, target_score=100).variant.target_score == 100
+    carousel = new_game("carousel", players=3, seed=1, target_score=100).variant.settings()
+    assert carousel["target_score"] == 100
     base = get_variant("rummy101", stake=5)
     state = new_game(base, players=2, seed=1, max_rebuys=1)
-    assert (state.variant.stake, state.variant.max_rebuys, base.max_rebuys) == (5, 1, 2)
+    changed = state.variant.settings()
+    assert (changed["stake"], changed["max_rebuys"], base.settings()["max_rebuys"]) == (5, 1, 2)
     assert state.pot == 10  # two stakes of 5: the changed variant is the one that deals
 
 
