@@ -162,7 +162,7 @@ def test_simulate_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> Non
     # Values argparse reads itself: a one-line message and exit 2, returned by main.
     for argv, message in [
         (["--bots", "clever"], "unknown bot 'clever'"),
-        (["--variant", "gin"], "unknown variant 'gin'"),
+        (["--variant", "canasta"], "unknown variant 'canasta'"),
         (["--max-actions", "0"], "--max-actions: must be a whole number of at least 1, not '0'"),
     ]:
         assert main(["simulate", *argv]) == 2
@@ -179,7 +179,7 @@ def test_simulate_reports_matches_cut_short_by_max_actions(
     argv = ["simulate", "--variant", "rummy71", "--players", "3", "--matches", "2"]
     code = main([*argv, "--bots", "random", "--max-actions", "5"])
     out = capsys.readouterr().out
-    assert code == 0
+    assert code == 1  # no match finished (issue 17)
     assert re.search(r"matches played\W+2 of 2\b", out)
     assert re.search(r"matches finished\W+0 of 2\b", out)
     assert re.search(r"unfinished after 5 actions\W+2\b", out)

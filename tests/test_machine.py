@@ -435,6 +435,15 @@ class Rummy500Machine(MatchMachine):
     table_settings = TURKISH_TABLES
 
 
+class GinMachine(MatchMachine):
+    variant_name = "gin"
+    table_settings = (
+        {},
+        {"target_score": None},
+        {"oklahoma": True, "undercut_on_tie": True, "target_score": 30},
+    )
+
+
 MACHINES: tuple[type[MatchMachine], ...] = (
     Rummy101Machine,
     Rummy71Machine,
@@ -443,6 +452,7 @@ MACHINES: tuple[type[MatchMachine], ...] = (
     Turkish300Machine,
     Turkish500CutthroatMachine,
     Rummy500Machine,
+    GinMachine,
 )
 
 # A few seconds per machine: the whole suite stays within its CI budget.
@@ -456,6 +466,7 @@ TestTurkish500 = Turkish500Machine.TestCase
 TestTurkish300 = Turkish300Machine.TestCase
 TestTurkish500Cutthroat = Turkish500CutthroatMachine.TestCase
 TestRummy500 = Rummy500Machine.TestCase
+TestGin = GinMachine.TestCase
 
 
 def test_every_built_in_variant_has_a_machine() -> None:

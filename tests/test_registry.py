@@ -167,7 +167,7 @@ def test_register_variant_adds_a_class_and_refuses_clashes() -> None:
 
 
 def test_unknown_names_are_refused_with_the_known_ones_listed() -> None:
-    with pytest.raises(UnknownVariantError, match="known: carousel, knock7, rummy101"):
+    with pytest.raises(UnknownVariantError, match="known: carousel, gin, knock7, rummy101"):
         get_variant("gin-rummy-deluxe")
     with pytest.raises(UnknownVariantError, match=r"unknown variant 'x+'… \(10000 characters\)"):
         get_variant("x" * 10_000)

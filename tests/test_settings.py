@@ -13,7 +13,7 @@ from rummylib.variants import VARIANTS, get_variant
 TURKISH = ("turkish500", "turkish300", "turkish500_cutthroat", "rummy500")
 #: The variants rummylib itself defines (plugins registered in the environment bring their own
 #: settings and bounds).
-BUILT_IN = ("rummy71", "rummy101", "carousel", *TURKISH)
+BUILT_IN = ("rummy71", "rummy101", "carousel", *TURKISH, "gin")
 
 #: The range of every whole-number setting (None: no upper bound to probe). Every numeric
 #: field of every registered variant must be listed here: a new setting without a bound
@@ -48,6 +48,12 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "deal_pool": (0, 1_000_000),
     "max_deals": (1, 1_000),
     "max_go_arounds": (1, 1_000),
+    "knock_card": (0, 10),
+    "oklahoma_ace": (0, 1),
+    "gin_bonus": (0, 1_000_000),
+    "undercut_bonus": (0, 1_000_000),
+    "box_bonus": (0, 1_000_000),
+    "game_bonus": (0, 1_000_000),
 }
 #: Settings whose upper bound depends on other settings; tested on their own below.
 CROSS_BOUNDED = {"decks", "jokers", "hand_size"}

@@ -7,10 +7,10 @@ The registry's names are re-exported here, where they have always been importabl
 101
 >>> get_variant("rummy101", stake=5).stake
 5
->>> get_variant("gin")
+>>> get_variant("canasta")
 Traceback (most recent call last):
 ...
-rummylib.errors.UnknownVariantError: unknown variant 'gin'; known: carousel, ...rummy101, ...
+rummylib.errors.UnknownVariantError: unknown variant 'canasta'; known: carousel, gin, ...
 >>> get_variant("carousel", name="x")
 Traceback (most recent call last):
 ...
@@ -22,11 +22,13 @@ from __future__ import annotations
 from rummylib.engine import Variant
 from rummylib.registry import VARIANTS, get_variant, register_variant
 from rummylib.variants.carousel import Carousel
+from rummylib.variants.gin import GinRummy
 from rummylib.variants.israeli import IsraeliRummy, Rummy71, Rummy101
 from rummylib.variants.turkish import Rummy500, Turkish300, Turkish500, Turkish500Cutthroat
 
 __all__ = [
     "VARIANTS",
+    "GinRummy",
     "IsraeliRummy",
     "Rummy71",
     "Rummy101",
@@ -43,5 +45,6 @@ for _builtin in (
     Turkish300,
     Turkish500Cutthroat,
     Rummy500,
+    GinRummy,
 ):
     register_variant(_builtin)
