@@ -42,15 +42,17 @@ import os
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import attrs
 
+from rummylib import records
 from rummylib.bots import Bot, GreedyBot, RandomBot, play
 from rummylib.engine import Variant
-from rummylib.errors import ConfigurationError, shorten
+from rummylib.errors import ConfigurationError, RummyError, shorten
 from rummylib.registry import get_variant
-from rummylib.state import new_game
+from rummylib.state import GameState, new_game
 
 __all__ = [
     "BOT_NAMES",
@@ -61,6 +63,7 @@ __all__ = [
     "WinRate",
     "match_seed",
     "read_csv",
+    "record_path",
     "simulate",
     "wilson_interval",
 ]
@@ -469,6 +472,38 @@ class _Job:
     bots: tuple[str | BotFactory, ...]
     seed: int
     max_actions: int | None
+    #: Where to write each match's record (:mod:`rummylib.records`), if anywhere.
+    records_dir: str | None = None
+
+
+def record_path(directory: str | os.PathLike[str], index: int) -> Path:
+    """The file :func:`simulate` writes match ``index``'s record to, with ``save_records``.
+
+    >>> record_path("out", 7).as_posix()
+    'out/match-000007.toml'
+    """
+    return Path(directory) / f"match-{index:06d}.toml"
+
+
+def _save(job: _Job, index: int, state: GameState) -> str | None:
+    """Write the match's record if the job asks for it; the error, if it cannot."""
+    if job.records_dir is None:
+        return None
+    try:
+        records.dump(state, record_path(job.records_dir, index))
+    except (OSError, RummyError) as error:
+        return f"cannot write the record: {getattr(error, 'strerror', None) or error}"
+    return None
+
+
+def _records_dir(directory: str | os.PathLike[str]) -> str:
+    """``directory``, made if missing, as an absolute path the workers can use."""
+    try:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        msg = f"cannot make the records directory {os.fspath(directory)}: {error.strerror}"
+        raise ConfigurationError(msg) from None
+    return os.fspath(Path(directory).resolve())
 
 
 def _factory(spec: str | BotFactory) -> BotFactory:
@@ -499,6 +534,7 @@ def _play_one(job: _Job, index: int) -> MatchRecord:
         actions=len(state.history),
         is_finished=state.is_over,
         statistics=job.variant.match_statistics(state),
+        error=_save(job, index, state),
     )
 
 
@@ -611,6 +647,7 @@ def simulate(  # noqa: PLR0912
     max_actions: int | None = 100_000,
     progress: Callable[[int], object] | None = None,
     ray_init: Mapping[str, Any] | None = None,
+    save_records: str | os.PathLike[str] | None = None,
 ) -> SimulationResult:
     """Let bots play ``matches`` matches and return every record and the summary.
 
@@ -651,6 +688,9 @@ def simulate(  # noqa: PLR0912
         progress: called with a count of matches each time some finish.
         ray_init: keyword arguments for ``ray.init`` when Ray is not initialised yet
             (``{"address": "auto"}`` joins a running cluster).
+        save_records: a directory to write every match's game record to
+            (:mod:`rummylib.records`, one file per match named by :func:`record_path`); it
+            is made if missing. With ``"ray"`` on a cluster, every worker must reach it.
 
     Returns:
         The records in index order and what the simulation was asked to do.
@@ -689,7 +729,14 @@ def simulate(  # noqa: PLR0912
     if backend not in _BACKENDS:
         msg = f"unknown backend {shorten(backend)}; backends: {', '.join(_BACKENDS)}"
         raise ConfigurationError(msg)
-    job = _Job(variant=variant, players=players, bots=specs, seed=seed, max_actions=max_actions)
+    job = _Job(
+        variant=variant,
+        players=players,
+        bots=specs,
+        seed=seed,
+        max_actions=max_actions,
+        records_dir=None if save_records is None else _records_dir(save_records),
+    )
     done: list[MatchRecord] = []
     interrupted = False
     used = 1

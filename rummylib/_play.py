@@ -1,0 +1,435 @@
+"""``rummylib play`` and ``rummylib replay``: a person against bots, and records, in a terminal.
+
+``play`` seats the person at p1 and bots at the other seats. Each command is a record line
+without its actor (``draw stock``, ``discard 7h``, ``meld | 7h 8h 9h``, ``layoff Kh 0``, …,
+the grammar of :mod:`rummylib.records`), or one of the commands listed by ``help``. When
+standard input is not a terminal, commands are read one per line, so a script can play.
+A bad command gets a one-line reason and changes nothing.
+
+``replay`` checks a record (:func:`rummylib.records.load`) and prints its score sheet deal by
+deal, the actions of one deal (``--deal N``), or steps through it (``--step``).
+
+Output goes through :mod:`rich` (the ``cli`` extra); without a terminal it is plain text.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, Final
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from rummylib import records
+from rummylib._notation import ActionLine, format_action, parse_line
+from rummylib.actions import Action, DrawStock
+from rummylib.bots import Bot, GreedyBot, RandomBot
+from rummylib.cards import Card, parse_cards, sort_by_rank, sort_by_suit
+from rummylib.engine import Variant
+from rummylib.errors import ConfigurationError, NotationError, RummyError
+from rummylib.melds import Meld, parse_meld
+from rummylib.state import GameState, new_game
+
+__all__ = ["BOTS", "Session", "play", "replay"]
+
+#: The bots ``--bots`` names.
+BOTS: Final[dict[str, Callable[[int], Bot]]] = {
+    "greedy": lambda seed: GreedyBot(),
+    "random": RandomBot,
+}
+#: The person's seat.
+PERSON: Final = 0
+
+_HELP: Final = """\
+Moves (a record line without 'p1'):
+  draw stock | take discard [N] | take open | discard CARD | knock | pass
+  meld | 7h 8h 9h | Kc Kd *=Ks      lay down melds ('*=Ks': the joker stands for Ks)
+  layoff CARD INDEX [low|high]      add a card to table meld INDEX (0 is the first)
+  table | meld | meld ...           the whole new table (Carousel)
+  declare CARD | meld | ...         finish with CARD and show the rest as melds (Israeli)
+  show | meld ...  |  give up       after a declaration
+  propose frish | accept frish | refuse frish | rebuy | decline rebuy
+Other commands:
+  moves          list the legal moves        check CARDS   is this a meld?
+  777 | 789      sort the hand by rank / by suit
+  save FILE      write the game record       help          this list
+  quit           stop"""
+
+_SUIT_STYLE: Final = {"h": "red", "d": "red", "c": "", "s": ""}
+
+
+def _card(card: Card) -> str:
+    style = "magenta" if card.is_joker else _SUIT_STYLE.get(card.suit.value if card.suit else "")
+    text = escape(str(card))
+    return f"[{style}]{text}[/]" if style else text
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(_card(card) for card in cards) or "-"
+
+
+def _meld(meld: Meld) -> str:
+    return " ".join(
+        f"[magenta]{escape(f'*={stands}')}[/]" if card.is_joker else _card(card)
+        for card, stands in zip(meld.cards, meld.stands_for, strict=True)
+    )
+
+
+class Session:
+    """A game in progress between the person (p1) and bots; :meth:`run` reads commands."""
+
+    def __init__(
+        self, state: GameState, bots: Sequence[Bot | None], console: Console, *, tty: bool
+    ) -> None:
+        self.state = state
+        self.bots = bots
+        self.console = console
+        self.tty = tty
+        self.sort: Callable[[Sequence[Card]], tuple[Card, ...]] = sort_by_rank
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def say(self, text: str, style: str = "") -> None:
+        line = escape(text)
+        self.console.print(f"[{style}]{line}[/]" if style else line, soft_wrap=True)
+
+    def show(self) -> None:
+        """The table as the person sees it."""
+        view = self.state.observation(PERSON)
+        print_ = self.console.print
+        scores = "  ".join(f"p{seat + 1} {score}" for seat, score in enumerate(view.scores))
+        print_(
+            f"[bold]{escape(view.variant.name)}[/] deal {view.deal_number}  scores: {scores}"
+            + (f"  pot {view.pot}" if view.pot else ""),
+            soft_wrap=True,
+        )
+        for index, meld in enumerate(view.table):
+            print_(f"  table {index}: {_meld(meld)}", soft_wrap=True)
+        pile = view.discard_pile[-5:]
+        parts = [f"stock {view.stock_size}", f"discard pile {_cards(pile)}"]
+        if view.open_card is not None:
+            parts.append(f"open card {_card(view.open_card)}")
+        sizes = " ".join(f"p{seat + 1}:{size}" for seat, size in enumerate(view.hand_sizes))
+        parts.append(f"hands {sizes}")
+        print_("  " + "  ".join(parts), soft_wrap=True)
+        order = "777" if self.sort is sort_by_rank else "789"
+        print_(f"  your hand ({order}): {_cards(self.sort(view.hand))}", soft_wrap=True)
+        if view.to_act:
+            who = ", ".join(f"p{seat + 1}" for seat in view.to_act)
+            print_(f"  {view.phase.value}: {who} to act", soft_wrap=True)
+
+    def _melds_shown(self, command: str) -> None:
+        """Each meld of a command in green if it is a meld at this table, else red and why."""
+        rules = self.state.variant.meld_rules
+        for part in command.split("|")[1:]:
+            text = part.strip()
+            if not text:
+                continue
+            try:
+                meld = parse_meld(text, rules)
+            except RummyError as error:
+                self.say(f"  {error}", "red")
+            else:
+                self.console.print(f"  [green]{escape(str(meld))}: a {meld.kind.value}[/]")
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def bots_act(self) -> None:
+        """Let the bots move until the person must act or the match ends."""
+        while not self.state.is_over:
+            movers = [seat for seat in self.state.to_act if self.bots[seat] is not None]
+            if not movers:
+                return
+            seat = movers[0]
+            bot = self.bots[seat]
+            assert bot is not None
+            action = bot.choose(self.state.observation(seat))
+            self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        before = self.state
+        self.state = before.apply(action)
+        shown = format_action(action)
+        if action.player == PERSON and isinstance(action, DrawStock) and before.stock:
+            shown += f" {before.stock[0]}"
+        self.say(shown, "cyan" if action.player != PERSON else "")
+        for result in self.state.deal_results[len(before.deal_results) :]:
+            self.say(str(result), "bold")
+        if self.state.result is not None and before.result is None:
+            winners = ", ".join(f"p{seat + 1}" for seat in self.state.result.winners)
+            self.say(f"match over: won by {winners or 'nobody'}", "bold")
+
+    def command(self, text: str) -> bool:
+        """Carry out one command; ``False`` once the person quits."""
+        text = text.strip()
+        word = text.split(maxsplit=1)[0].lower() if text else ""
+        if not word or word.startswith("#"):
+            return True
+        if word in {"quit", "exit"}:
+            return False
+        handlers: dict[str, Callable[[str], None]] = {
+            "help": lambda rest: self.console.print(escape(_HELP)),
+            "moves": self._moves,
+            "check": self._check,
+            "save": self._save,
+            "777": lambda rest: self._sort(sort_by_rank),
+            "789": lambda rest: self._sort(sort_by_suit),
+        }
+        handler = handlers.get(word)
+        if handler is not None:
+            handler(text[len(word) :].strip())
+            return True
+        self._move(text)
+        return True
+
+    def _sort(self, order: Callable[[Sequence[Card]], tuple[Card, ...]]) -> None:
+        self.sort = order
+        view = self.state.observation(PERSON)
+        self.console.print(f"  your hand: {_cards(order(view.hand))}", soft_wrap=True)
+
+    def _moves(self, rest: str) -> None:
+        moves = self.state.legal_actions(PERSON)
+        if not moves:
+            self.say("no moves now: it is not your turn")
+        for action in moves:
+            self.say("  " + format_action(action).removeprefix("p1 "))
+
+    def _check(self, rest: str) -> None:
+        try:
+            cards = parse_cards(rest)
+            meld = Meld.from_cards(cards, self.state.variant.meld_rules)
+        except RummyError as error:
+            self.say(str(error), "red")
+            return
+        self.console.print(f"[green]{escape(str(meld))} is a {meld.kind.value}[/]")
+
+    def _save(self, rest: str) -> None:
+        if not rest:
+            self.say("save needs a file name: save FILE", "red")
+            return
+        try:
+            records.dump(self.state, rest)
+        except OSError as error:
+            self.say(f"cannot write {rest}: {error.strerror or error}", "red")
+            return
+        self.say(f"saved the record to {rest}")
+
+    def _move(self, text: str) -> None:
+        if self.state.is_over:
+            self.say("the match is over: save FILE or quit", "red")
+            return
+        if "|" in text:
+            self._melds_shown(text)
+        try:
+            item = parse_line(
+                f"p{PERSON + 1} {text}",
+                rules=self.state.variant.meld_rules,
+                players=self.state.player_count,
+            )
+        except RummyError as error:  # the message quotes the line as the record reads it
+            reason = str(error).replace(f"'p{PERSON + 1} ", "'")
+            self.say(f"{reason}; 'help' lists the commands", "red")
+            return
+        if not isinstance(item, ActionLine) or item.action.player != PERSON:
+            self.say("that is not a move of yours; 'help' lists the commands", "red")
+            return
+        try:
+            self.state.verify(item.action)
+        except RummyError as error:
+            self.say(str(error), "red")
+            return
+        self._apply(item.action)
+        self.bots_act()
+        if not self.state.is_over:
+            self.show()
+
+    def run(self, lines: Iterator[str]) -> None:
+        """Play: the bots move, the table is shown, and commands are read until the end."""
+        self.bots_act()
+        self.show()
+        for line in lines:
+            if not self.tty:
+                self.console.print(f"> {escape(line.rstrip())}", soft_wrap=True)
+            if not self.command(line):
+                return
+
+
+def _lines(stream: IO[str], console: Console, *, tty: bool) -> Iterator[str]:
+    while True:
+        if tty:
+            try:
+                yield console.input("[bold]> [/]")
+            except EOFError:
+                return
+        else:
+            line = stream.readline()
+            if not line:
+                return
+            yield line
+
+
+def _bots(names: Sequence[str], players: int, seed: int) -> list[Bot | None]:
+    if len(names) not in {1, players - 1}:
+        msg = f"--bots names {len(names)} bots for the {players - 1} other players"
+        raise ConfigurationError(msg)
+    chosen = list(names) * (players - 1) if len(names) == 1 else list(names)
+    bots: list[Bot | None] = [None]
+    for seat, name in enumerate(chosen, 1):
+        if name not in BOTS:
+            msg = f"unknown bot {name!r}: use {' or '.join(BOTS)}"
+            raise ConfigurationError(msg)
+        bots.append(BOTS[name](seed + seat))
+    return bots
+
+
+def play(
+    variant: Variant,
+    *,
+    players: int,
+    seed: int | None,
+    bots: Sequence[str],
+    resume: str | None = None,
+    stdin: IO[str] | None = None,
+    console: Console | None = None,
+) -> int:
+    """``rummylib play``: the person at p1 against bots; returns the exit code.
+
+    Raises:
+        RummyError: a bad variant, player count, seed, bot name or record to resume.
+    """
+    stream = sys.stdin if stdin is None else stdin
+    console = console or Console(highlight=False)
+    if resume is not None:
+        record = records.load(resume)
+        if record.view is not None:
+            msg = f"{resume} is one player's view: only a host's record can be resumed"
+            raise NotationError(msg)
+        state = record.final_state
+        players = state.player_count
+    else:
+        state = new_game(variant, players=players, seed=seed)
+    table = _bots(bots, state.player_count, 0 if seed is None else seed)
+    tty = stream.isatty()
+    console.print(
+        f"[bold]{escape(state.variant.title or state.variant.name)}[/]: you are p1; "
+        "'help' lists the commands",
+        soft_wrap=True,
+    )
+    session = Session(state, table, console, tty=tty)
+    session.run(_lines(stream, console, tty=tty))
+    return 0
+
+
+# -- replay ---------------------------------------------------------------------------------------
+
+
+def _score_sheet(record: records.Record, console: Console) -> None:
+    table = Table(title=f"{record.variant.name}: {len(record.deals)} deals")
+    table.add_column("deal")
+    table.add_column("lines")
+    table.add_column("ended by")
+    names = record.names or tuple(f"p{seat + 1}" for seat in range(record.players))
+    for name in names:
+        table.add_column(name, justify="right")
+    for deal in record.deals:
+        result = deal.result
+        points = result.points if result is not None else (0,) * record.players
+        cells = [
+            f"{points[seat]:+d} = {deal.scores[seat]}" if result is not None else str(score)
+            for seat, score in enumerate(deal.scores)
+        ]
+        ended = "(unfinished)" if result is None else result.ended_by
+        table.add_row(
+            str(deal.number), f"{deal.first_line}-{deal.last_line}", escape(ended), *cells
+        )
+    console.print(table)
+
+
+def _deal_actions(record: records.Record, number: int, console: Console) -> None:
+    if not 1 <= number <= len(record.deals):
+        msg = f"--deal {number}: the record has deals 1 to {len(record.deals)}"
+        raise ConfigurationError(msg)
+    deal = record.deals[number - 1]
+    console.print(f"deal {deal.number} (lines {deal.first_line}-{deal.last_line})")
+    for action in deal.actions:
+        console.print("  " + escape(format_action(action)), soft_wrap=True)
+    if deal.result is not None:
+        console.print(escape(str(deal.result)), soft_wrap=True)
+
+
+def _step(record: records.Record, console: Console, stream: IO[str]) -> None:
+    tty = stream.isatty()
+    steps: Iterator[Any]
+    if record.view is None:
+        steps = record.states()
+        seat: int | None = None
+    else:
+        steps = record.observations()
+        seat = record.view
+    first = next(steps)
+    actions = record.actions
+    _print_moment(first, seat, console)
+    for action, moment in zip(actions, steps, strict=True):
+        if tty:
+            answer = console.input("[dim](Enter: next action, q: stop)[/] ")
+        else:
+            answer = stream.readline()
+            if not answer:
+                return
+        if answer.strip().lower() in {"q", "quit"}:
+            return
+        console.print("[bold]" + escape(format_action(action)) + "[/]", soft_wrap=True)
+        _print_moment(moment, seat, console)
+
+
+def _print_moment(moment: Any, seat: int | None, console: Console) -> None:
+    if seat is None:
+        state: GameState = moment
+        hands = "  ".join(
+            f"p{index + 1}: {_cards(sort_by_rank(hand))}"
+            for index, hand in enumerate(state.hands)
+            if hand
+        )
+        console.print(f"  {hands}", soft_wrap=True)
+        pile, table = state.discard_pile, state.table
+    else:
+        console.print(f"  your hand: {_cards(sort_by_rank(moment.hand))}", soft_wrap=True)
+        pile, table = moment.discard_pile, moment.table
+    for index, meld in enumerate(table):
+        console.print(f"  table {index}: {_meld(meld)}", soft_wrap=True)
+    console.print(f"  discard pile: {_cards(pile[-5:])}", soft_wrap=True)
+
+
+def replay(
+    path: str,
+    *,
+    deal: int | None = None,
+    step: bool = False,
+    stdin: IO[str] | None = None,
+    console: Console | None = None,
+) -> int:
+    """``rummylib replay``: check a record, print its score sheet, a deal, or step through it.
+
+    Raises:
+        RummyError: the record cannot be read or is not valid (the message names the line),
+            or ``deal`` is not one of its deals.
+    """
+    console = console or Console(highlight=False)
+    if not Path(path).is_file():
+        msg = f"no record at {path}"
+        raise NotationError(msg)
+    record = records.load(path)
+    whose = "host's record" if record.view is None else f"p{record.view + 1}'s view"
+    console.print(
+        f"{escape(path)}: a valid {whose} of {len(record.actions)} actions", soft_wrap=True
+    )
+    if step:
+        _step(record, console, sys.stdin if stdin is None else stdin)
+    elif deal is not None:
+        _deal_actions(record, deal, console)
+    else:
+        _score_sheet(record, console)
+    return 0

@@ -1,0 +1,244 @@
+"""``rummylib play`` and ``rummylib replay`` driven by scripts on standard input."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from rummylib import GameState, new_game
+from rummylib._notation import format_action
+from rummylib.bots import GreedyBot
+from rummylib.cards import format_cards, sort_by_rank, sort_by_suit
+from rummylib.cli import main
+from rummylib.records import dumps, load
+from rummylib.simulate import match_seed
+from rummylib.variants import VARIANTS
+
+VARIANT_NAMES = sorted(VARIANTS)
+
+
+def first_deal_script(name: str, seed: int) -> tuple[list[str], GameState]:
+    """p1's commands for a whole first deal against greedy bots, and the state after it.
+
+    p1 plays as a greedy bot would; the commands are the record lines without 'p1'.
+    """
+    state = new_game(name, players=2, seed=seed)
+    commands: list[str] = []
+    bot = GreedyBot()
+    while not state.deal_results and not state.is_over:
+        seat = state.to_act[0]
+        action = bot.choose(state.observation(seat))
+        if seat == 0:
+            commands.append(format_action(action).removeprefix("p1 "))
+        state = state.apply(action)
+    return commands, state
+
+
+def run(
+    argv: list[str],
+    script: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_a_whole_deal_of_every_variant_is_played_from_a_script(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    commands, after = first_deal_script(name, seed=3)
+    saved = tmp_path / "game.toml"
+    script = "\n".join([*commands, f"save {saved}", "quit"]) + "\n"
+    code, out, err = run(
+        ["play", "--variant", name, "--players", "2", "--seed", "3", "--bots", "greedy"],
+        script,
+        monkeypatch,
+        capsys,
+    )
+    assert (code, err) == (0, "")
+    result = after.deal_results[0]
+    assert f"deal 1: {result.ended_by}" in out
+    assert "not a move" not in out
+    # Every command was played: the record saved at the end is the match the script made,
+    # and then the bots' moves of the next deal up to p1's turn.
+    history = load(saved).final_state.history
+    assert history[: len(after.history)] == after.history
+    assert all(action.player != 0 for action in history[len(after.history) :])
+
+
+def test_a_bad_command_gives_one_line_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "game.toml"
+    script = "\n".join(["discard Zz", "fly away", "knock", "meld | 7h 8h", f"save {saved}", "quit"])
+    code, out, _ = run(
+        ["play", "--variant", "turkish500", "--players", "2", "--seed", "1"],
+        script + "\n",
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0
+    assert "bad card 'Zz': unknown rank 'Z'; 'help' lists the commands" in out
+    assert "bad action 'fly away': unknown verb 'fly away'" in out
+    assert "Knock is not a move of turkish500" in out
+    assert "p1 must draw a card first" in out
+    assert "7h 8h is not a meld: too few cards (2, at least 3)" in out  # the meld in red
+    assert load(saved).final_state == new_game("turkish500", players=2, seed=1)
+
+
+def test_help_moves_sorting_and_check(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = new_game("rummy101", players=2, seed=3)
+    script = "help\nmoves\n789\n777\ncheck 7h 8h 9h\ncheck 7h 8h\nquit\n"
+    code, out, _ = run(["play", "--seed", "3"], script, monkeypatch, capsys)
+    assert code == 0
+    assert "save FILE" in out
+    assert "  draw stock\n  take open\n  propose frish\n" in out
+    hand = state.hands[0]
+    assert f"your hand: {format_cards(sort_by_suit(hand))}" in out
+    assert f"your hand: {format_cards(sort_by_rank(hand))}" in out
+    assert "7h 8h 9h is a run" in out
+    assert "7h 8h is not a meld" in out
+
+
+def test_a_saved_game_is_resumed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    commands, after = first_deal_script("carousel", seed=4)
+    half = len(commands) // 2
+    first, second = tmp_path / "first.toml", tmp_path / "second.toml"
+    run(
+        ["play", "--variant", "carousel", "--seed", "4"],
+        "\n".join([*commands[:half], f"save {first}", "quit"]) + "\n",
+        monkeypatch,
+        capsys,
+    )
+    code, _, err = run(
+        ["play", "--resume", str(first)],
+        "\n".join([*commands[half:], f"save {second}", "quit"]) + "\n",
+        monkeypatch,
+        capsys,
+    )
+    assert (code, err) == (0, "")
+    history = load(second).final_state.history
+    assert history[: len(after.history)] == after.history
+
+
+def test_play_refuses_bad_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(["play", "--bots", "greedy,random"], "", monkeypatch, capsys)
+    assert code == 2
+    assert err == "rummylib: --bots names 2 bots for the 1 other players\n"
+    code, _, err = run(["play", "--resume", str(tmp_path / "none.toml")], "", monkeypatch, capsys)
+    assert code == 2
+    assert err.startswith("rummylib: cannot read ")
+
+
+# -- replay ---------------------------------------------------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_replay_prints_the_score_sheet(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["replay", str(DATA / "rummy101.toml")], "", monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    assert "a valid host's record of 3 actions" in out
+    assert "p1 declared rummy" in out
+    assert "+40 = 40" in out  # p2's penalty: rule 1.15, 20 points x2
+    assert "Dana" in out
+
+
+def test_replay_lists_one_deal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["replay", str(DATA / "gin.toml"), "--deal", "1"], "", monkeypatch, capsys)
+    assert code == 0
+    assert "  p1 meld | 4c 5c 6c | 7d 7h 7s | 9h Th Jh Qh\n" in out
+    assert "p1 went gin" in out
+    code, _, err = run(["replay", str(DATA / "gin.toml"), "--deal", "7"], "", monkeypatch, capsys)
+    assert code == 2
+    assert err == "rummylib: --deal 7: the record has deals 1 to 2\n"
+
+
+def test_replay_steps_one_action_per_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["replay", str(DATA / "carousel.toml"), "--step"], "\n", monkeypatch, capsys)
+    assert code == 0
+    assert "p1 draw stock" in out
+    assert "p1 table" not in out  # one Enter, one action
+    code, out, _ = run(
+        ["replay", str(DATA / "carousel.toml"), "--step"], "\n\n", monkeypatch, capsys
+    )
+    assert "p1 table | 4c 5c 6c 7c | 7d 7h 7s | 9h Th Jh Qh" in out
+
+
+def test_replay_of_a_view_record_shows_the_players_hand(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    state = load(DATA / "turkish500.toml").final_state
+    path = tmp_path / "view.toml"
+    path.write_text(dumps(state, view=1), encoding="utf-8")
+    code, out, _ = run(["replay", str(path), "--step"], "\n\n", monkeypatch, capsys)
+    assert code == 0
+    assert "a valid p2's view of 2 actions" in out
+    assert "your hand:" in out
+
+
+def test_replay_names_the_bad_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = (DATA / "carousel.toml").read_text(encoding="utf-8")
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace('"p1 draw stock 7c"', '"p1 draw stock 8c"'), encoding="utf-8")
+    line = text.splitlines().index('    "p1 draw stock 7c",') + 1
+    code, _, err = run(["replay", str(path)], "", monkeypatch, capsys)
+    assert code == 2
+    assert err == f"rummylib: line {line}: p1 draws 7c from the stock, not 8c\n"
+
+
+def test_simulate_saves_a_record_per_match(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    directory = tmp_path / "records"
+    code, _, _ = run(
+        [
+            "simulate",
+            "--variant",
+            "gin",
+            "--players",
+            "2",
+            "--matches",
+            "3",
+            "--seed",
+            "2",
+            "--backend",
+            "serial",
+            "--save-records",
+            str(directory),
+        ],
+        "",
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0
+    files = sorted(path.name for path in directory.iterdir())
+    assert files == ["match-000000.toml", "match-000001.toml", "match-000002.toml"]
+    for index, name in enumerate(files):
+        record = load(directory / name)
+        assert record.seed == match_seed(2, index)
+        assert record.final_state.is_over
+        code, out, _ = run(["replay", str(directory / name)], "", monkeypatch, capsys)
+        assert code == 0
+        assert "a valid host's record" in out
