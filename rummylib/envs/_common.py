@@ -1,0 +1,180 @@
+"""What the PettingZoo and Gymnasium adapters share: the table's set-up, spaces, one match."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+
+from rummylib.engine import Variant
+from rummylib.envs.encoding import (
+    ActionTable,
+    FloatArray,
+    MaskArray,
+    ObservationEncoder,
+    TakenCards,
+    check_mode,
+    deal_ended,
+    describe,
+    rewards,
+    score_sign,
+)
+from rummylib.errors import ConfigurationError, shorten
+from rummylib.registry import get_variant
+from rummylib.state import GameState, new_game
+from rummylib.views import Observation
+
+__all__ = ["Match", "make_variant", "observation_space"]
+
+#: The largest game seed drawn from an environment's generator.
+SEED_BOUND: Final = 2**63
+
+
+def make_variant(variant: Variant | str, settings: dict[str, Any]) -> Variant:
+    """The variant of an environment: a :class:`Variant`, or a name with its settings.
+
+    Raises:
+        ConfigurationError: settings given with a :class:`Variant` (it has its own), or bad
+            settings.
+        UnknownVariantError: an unknown name.
+    """
+    if isinstance(variant, Variant):
+        if settings:
+            msg = f"settings {', '.join(sorted(settings))} given with a Variant: set them on it"
+            raise ConfigurationError(msg)
+        return variant
+    if not isinstance(variant, str):
+        msg = f"not a variant: {shorten(variant)}"
+        raise ConfigurationError(msg)
+    return get_variant(variant, **settings)
+
+
+def check_max_actions(value: object) -> int | None:
+    """``None`` or a whole number of at least 1, else :class:`ConfigurationError`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        msg = f"max_actions must be None or a whole number of at least 1, not {shorten(value)}"
+        raise ConfigurationError(msg)
+    return value
+
+
+def observation_space(encoder: ObservationEncoder, table: ActionTable) -> gymnasium.spaces.Dict:
+    """``{"observation": Box(float32), "action_mask": Box(int8, 0 or 1)}``."""
+    return gymnasium.spaces.Dict(
+        {
+            "observation": gymnasium.spaces.Box(
+                low=encoder.low, high=encoder.high, dtype=np.float32
+            ),
+            "action_mask": gymnasium.spaces.Box(low=0, high=1, shape=(table.size,), dtype=np.int8),
+        }
+    )
+
+
+class Match:
+    """One match driven by action numbers, with rewards and the public record of takes.
+
+    Both adapters keep one; it owns the state, the numbering and the encoder, and knows when
+    an episode ends (the match is over, the first deal is scored with ``one_deal``, or
+    ``max_actions`` moves were made).
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        *,
+        rewards: str = "score",
+        one_deal: bool = False,
+        max_actions: int | None = None,
+    ) -> None:
+        self.variant = variant
+        self.players = variant.check_players(players)
+        self.mode = check_mode(rewards)
+        if not isinstance(one_deal, bool):
+            msg = f"one_deal must be True or False, not {shorten(one_deal)}"
+            raise ConfigurationError(msg)
+        self.one_deal = one_deal
+        self.max_actions = check_max_actions(max_actions)
+        self.table = ActionTable.for_variant(variant)
+        self.sign = score_sign(variant)
+        self.encoder = ObservationEncoder(variant, self.players)
+        self.state: GameState = new_game(variant, players=self.players, seed=0)
+        self.taken = TakenCards(self.players)
+        self.actions = 0
+        self.is_done = False
+        self.is_truncated = False
+        self._observed: tuple[GameState, int, Observation] | None = None
+
+    def start(self, seed: int | None) -> None:
+        """A new match (``seed=None``: a seed from :mod:`secrets`)."""
+        if seed is None:
+            seed = secrets.randbits(63)
+        self.state = new_game(self.variant, players=self.players, seed=seed)
+        self.taken.reset()
+        self.actions = 0
+        self.is_done = self.state.is_over
+        self.is_truncated = False
+        self._observed = None
+
+    def observation(self, player: int) -> Observation:
+        """``player``'s observation of the current state (kept for the next step)."""
+        observed = self._observed
+        if observed is not None and observed[0] is self.state and observed[1] == player:
+            return observed[2]
+        observation = self.state.observation(player)
+        self._observed = (self.state, player, observation)
+        return observation
+
+    def encode(self, player: int) -> FloatArray:
+        """``player``'s observation vector."""
+        return self.encoder.encode(self.observation(player), self.taken)
+
+    def mask(self, player: int) -> MaskArray:
+        """``player``'s legal numbers as a 0/1 vector (all 0 when the episode is over)."""
+        if self.is_done:
+            return np.zeros(self.table.size, dtype=np.int8)
+        return self.table.mask(self.state, player)
+
+    def play(self, player: int, number: int) -> list[float]:
+        """Apply ``player``'s move ``number``; return every seat's reward for it.
+
+        Raises:
+            IllegalActionError: the number is not legal for ``player`` now.
+        """
+        return self.apply(player, self.table.decode(self.state, player, number))
+
+    def apply(self, player: int, action: Any) -> list[float]:
+        """Apply an action (a bot's) and return every seat's reward for it."""
+        before = self.state
+        seen = self.observation(player)
+        after = before.apply(action)
+        self.state = after
+        self.actions += 1
+        nxt = after.to_act[0] if after.to_act else player
+        self.taken.update(seen, self.observation(nxt), actor=player)
+        if after.is_over or (self.one_deal and deal_ended(before, after)):
+            self.is_done = True
+        elif self.max_actions is not None and self.actions >= self.max_actions:
+            self.is_truncated = True
+        return rewards(before, after, self.mode, sign=self.sign, one_deal=self.one_deal)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to move next (the first of :attr:`GameState.to_act`), if any."""
+        if self.is_done or self.is_truncated or not self.state.to_act:
+            return None
+        return self.state.to_act[0]
+
+    def render(self) -> str:
+        """The table as text, with the legal moves of the player to act."""
+
+        def labels(player: int) -> list[str]:
+            return [
+                f"{number}: {self.table.label(number)}"
+                for number in self.table.numbers(self.state, player)
+            ]
+
+        return describe(self.state, labels)

@@ -1,0 +1,222 @@
+"""PettingZoo AEC environments for every registered variant.
+
+``env(variant, players=…, **settings)`` is the environment wrapped as PettingZoo's classic
+games are (illegal moves end the episode with −1 for the mover, out-of-range numbers are
+refused, the API order is enforced); ``raw_env`` is the bare :class:`RummyEnv`, which raises
+:class:`~rummylib.errors.IllegalActionError` on a number that is not legal now.
+
+Agents are ``player_0 … player_{n-1}`` (seat order; ``player_0`` plays first). Observations are
+``{"observation": float32 vector, "action_mask": int8 vector}``: the layout of
+:class:`~rummylib.envs.encoding.ObservationEncoder` and the numbering of
+:class:`~rummylib.envs.encoding.ActionTable`. The mask of an agent that is not selected is all
+zeros. Where several players may act at once (a Frish vote), they act one after another in
+:attr:`~rummylib.state.GameState.to_act` order.
+
+>>> from rummylib.envs.pettingzoo import env
+>>> game = env("gin")
+>>> game.reset(seed=7)
+>>> game.agent_selection, int(game.observe("player_0")["action_mask"].sum())
+('player_0', 2)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from rummylib.engine import Variant
+from rummylib.envs._common import SEED_BOUND, Match, make_variant, observation_space
+from rummylib.errors import ConfigurationError, shorten
+
+__all__ = ["RummyEnv", "env", "raw_env"]
+
+
+class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    """A rummy match as a PettingZoo AEC environment (see :func:`env` for the arguments)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo reads it from the class)
+        "render_modes": ["ansi"],
+        "render_fps": 1,
+        "name": "rummylib_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        players: int | None = None,
+        *,
+        render_mode: str | None = None,
+        rewards: str = "score",
+        one_deal: bool = False,
+        max_actions: int | None = None,
+        **settings: Any,
+    ) -> None:
+        super().__init__()
+        game = make_variant(variant, settings)
+        if render_mode not in {None, "ansi"}:
+            msg = f"bad render_mode {shorten(render_mode)}: expected None or 'ansi'"
+            raise ConfigurationError(msg)
+        self.render_mode = render_mode
+        self.match = Match(
+            game,
+            game.min_players if players is None else players,
+            rewards=rewards,
+            one_deal=one_deal,
+            max_actions=max_actions,
+        )
+        self.variant = game
+        self.metadata = {**type(self).metadata, "name": f"rummylib_{game.name}_v0"}
+        self.possible_agents = [f"player_{seat}" for seat in range(self.match.players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: observation_space(self.match.encoder, self.match.table)
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: gymnasium.spaces.Discrete(self.match.table.size)
+            for agent in self.possible_agents
+        }
+        self._generator = np.random.default_rng()
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object every time)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """``Discrete(n)``: the variant's action numbers."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match; a ``seed`` makes it (and every later unseeded reset) repeatable."""
+        if seed is not None:
+            self._generator = np.random.default_rng(seed)
+        self.match.start(int(self._generator.integers(SEED_BOUND)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        seat = self.match.to_act
+        self.agent_selection = self.possible_agents[0 if seat is None else seat]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``{"observation": …, "action_mask": …}`` for ``agent``."""
+        seat = self._seats[agent]
+        mask = (
+            self.match.mask(seat)
+            if agent == self.agent_selection and not self._done(agent)
+            else np.zeros(self.match.table.size, dtype=np.int8)
+        )
+        return {"observation": self.match.encode(seat), "action_mask": mask}
+
+    def _done(self, agent: str) -> bool:
+        return self.terminations.get(agent, True) or self.truncations.get(agent, True)
+
+    def step(self, action: Any) -> None:
+        """The selected agent plays action number ``action`` (``None`` once it is done).
+
+        Raises:
+            IllegalActionError: the number is not legal now (the wrapped :func:`env` ends
+                the episode instead).
+        """
+        agent = self.agent_selection
+        if self._done(agent):
+            self._was_dead_step(action)
+            return
+        seat = self._seats[agent]
+        reward = self.match.play(seat, int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {other: reward[self._seats[other]] for other in self.agents}
+        if self.match.is_done:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.match.is_truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+        following = self.match.to_act
+        if following is None:
+            following = (seat + 1) % self.match.players
+        self.agent_selection = self.possible_agents[following]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``): every hand, and the legal numbers."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        return self.match.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def raw_env(
+    variant: Variant | str,
+    players: int | None = None,
+    *,
+    render_mode: str | None = None,
+    rewards: str = "score",
+    one_deal: bool = False,
+    max_actions: int | None = None,
+    **settings: Any,
+) -> RummyEnv:
+    """The bare environment: an illegal number raises :class:`~rummylib.errors.IllegalActionError`.
+
+    Args:
+        variant: a registered name (any plugin's included) or a :class:`Variant`.
+        players: how many seats (default: the variant's fewest).
+        render_mode: ``None`` or ``"ansi"``.
+        rewards: ``"score"`` (match-score changes, signed so more is better), ``"deal"``
+            (each deal's points when it is scored) or ``"win"`` (+1 win, −1 loss at the end);
+            see :func:`rummylib.envs.encoding.rewards`.
+        one_deal: end the episode when the first deal is scored.
+        max_actions: truncate the episode after this many moves (``None``: never).
+        settings: the variant's settings, with a name (``knock_card=8``).
+
+    Raises:
+        ConfigurationError: a bad player count, setting or option.
+        UnknownVariantError: an unknown variant name.
+    """
+    return RummyEnv(
+        variant,
+        players,
+        render_mode=render_mode,
+        rewards=rewards,
+        one_deal=one_deal,
+        max_actions=max_actions,
+        **settings,
+    )
+
+
+def env(
+    variant: Variant | str,
+    players: int | None = None,
+    *,
+    render_mode: str | None = None,
+    rewards: str = "score",
+    one_deal: bool = False,
+    max_actions: int | None = None,
+    **settings: Any,
+) -> Any:
+    """The environment as PettingZoo's classic games come: wrapped.
+
+    An illegal number ends the episode with reward −1 for the agent that played it
+    (``TerminateIllegalWrapper``); the arguments are those of :func:`raw_env`.
+    """
+    game: Any = raw_env(
+        variant,
+        players,
+        render_mode=render_mode,
+        rewards=rewards,
+        one_deal=one_deal,
+        max_actions=max_actions,
+        **settings,
+    )
+    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
+    game = wrappers.AssertOutOfBoundsWrapper(game)
+    return wrappers.OrderEnforcingWrapper(game)

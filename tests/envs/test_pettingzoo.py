@@ -1,0 +1,174 @@
+"""rummylib.envs.pettingzoo: PettingZoo's own checkers for every variant, then the details."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pettingzoo_test: Any = pytest.importorskip(
+    "pettingzoo.test", reason="the PettingZoo environments need the rl extra (pettingzoo)"
+)
+
+import numpy as np  # noqa: E402  (after the importorskip)
+from pettingzoo import AECEnv  # noqa: E402
+
+from rummylib.bots import GreedyBot  # noqa: E402
+from rummylib.envs.encoding import score_sign  # noqa: E402
+from rummylib.envs.pettingzoo import RummyEnv, env, raw_env  # noqa: E402
+from rummylib.errors import ConfigurationError, IllegalActionError  # noqa: E402
+from tests.envs.helpers import VARIANT_NAMES  # noqa: E402
+
+
+# PettingZoo's api_test warns about two conventions it exempts its own classic games from, by
+# name: a Dict observation {"observation", "action_mask"} (its chess, go and poker environments
+# use it, and issue 15 asks for it). Every other warning of the checkers fails the test.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_pettingzoo_api_test(name: str) -> None:
+    pettingzoo_test.api_test(env(name), num_cycles=1000)
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_pettingzoo_seed_test(name: str) -> None:
+    pettingzoo_test.seed_test(lambda: env(name), num_cycles=500)
+
+
+def _play(game: Any, seed: int, steps: int = 100_000) -> dict[str, float]:
+    """Random legal numbers to the end; the rewards each agent collected."""
+    game.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals: dict[str, float] = dict.fromkeys(game.possible_agents, 0.0)
+    for agent in game.agent_iter(steps):
+        observation, reward, terminated, truncated, _ = game.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            game.step(None)
+        else:
+            game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return totals
+
+
+def test_score_rewards_add_up_to_the_final_scores() -> None:
+    game = raw_env("knock7", players=3)
+    totals = _play(game, seed=4)
+    scores = game.match.state.scores
+    assert game.match.state.is_over
+    assert [totals[f"player_{seat}"] for seat in range(3)] == [float(s) for s in scores]
+
+
+def test_penalty_points_are_negative_rewards() -> None:
+    # GreedyBot's moves, played as numbers: Rummy 71 penalties come back as negative rewards.
+    game = raw_env("rummy71", players=3)
+    game.reset(seed=2)
+    bot = GreedyBot()
+    totals = dict.fromkeys(game.possible_agents, 0.0)
+    for agent in game.agent_iter(20_000):
+        _, reward, terminated, truncated, _ = game.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            game.step(None)
+            continue
+        seat = game.possible_agents.index(agent)
+        state = game.match.state
+        number = game.match.table.number_of(state, bot.choose(state.observation(seat)))
+        assert number is not None
+        game.step(number)
+    state = game.match.state
+    assert state.is_over
+    assert score_sign(state.variant) == -1
+    assert any(state.scores)
+    assert [totals[f"player_{seat}"] for seat in range(3)] == [-float(s) for s in state.scores]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_win_rewards_pay_the_deal_winner_at_the_end_only(seed: int) -> None:
+    game = raw_env("gin", rewards="win", one_deal=True)
+    totals = _play(game, seed=seed)
+    state = game.match.state
+    points = state.deal_results[0].points
+    best = max(points)
+    expected = [0.0, 0.0] if min(points) == best else [1.0 if p == best else -1.0 for p in points]
+    assert [totals["player_0"], totals["player_1"]] == expected
+
+
+def test_one_deal_ends_the_episode_when_the_first_deal_is_scored() -> None:
+    game = raw_env("gin", one_deal=True)
+    _play(game, seed=3)
+    assert len(game.match.state.deal_results) == 1
+    assert not game.agents
+
+
+def test_max_actions_truncates() -> None:
+    game = raw_env("rummy101", max_actions=25)
+    game.reset(seed=0)
+    steps = 0
+    for _agent in game.agent_iter(1000):
+        observation, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            assert truncated
+            assert not terminated
+            game.step(None)
+            continue
+        game.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps == 25
+
+
+def test_the_raw_environment_refuses_an_illegal_number() -> None:
+    game = raw_env("gin")
+    game.reset(seed=1)
+    mask = game.observe(game.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="not legal"):
+        game.step(illegal)
+
+
+def test_the_wrapped_environment_ends_the_episode_on_an_illegal_number(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = env("gin")
+    game.reset(seed=1)
+    mask = game.observe(game.agent_selection)["action_mask"]
+    mover = game.agent_selection
+    game.step(int(np.flatnonzero(mask == 0)[0]))
+    assert "Illegal move" in caplog.text
+    assert game.rewards[mover] == -1
+    assert all(game.terminations.values())
+
+
+def test_only_the_selected_agent_has_a_mask() -> None:
+    game = raw_env("carousel", players=3)
+    game.reset(seed=2)
+    selected = game.agent_selection
+    for agent in game.agents:
+        mask = game.observe(agent)["action_mask"]
+        assert bool(mask.any()) == (agent == selected)
+
+
+def test_ansi_rendering_shows_the_table_and_the_legal_numbers() -> None:
+    game = raw_env("rummy500", players=3, render_mode="ansi")
+    game.reset(seed=1)
+    text = game.render()
+    assert text is not None
+    assert "rummy500 deal 1" in text
+    assert "0: take the top card of the stock" in text
+
+
+def test_settings_and_variants_are_checked() -> None:
+    assert raw_env("gin", knock_card=5).variant.settings()["knock_card"] == 5
+    with pytest.raises(ConfigurationError, match="bad rewards"):
+        raw_env("gin", rewards="money")
+    with pytest.raises(ConfigurationError, match="render_mode"):
+        raw_env("gin", render_mode="human")
+    with pytest.raises(ConfigurationError, match="given with a Variant"):
+        raw_env(raw_env("gin").variant, knock_card=5)
+
+
+def test_the_class_is_an_aec_environment() -> None:
+    game = raw_env("turkish300", players=4)
+    assert isinstance(game, RummyEnv)
+    assert isinstance(game, AECEnv)
+    assert game.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert game.metadata["name"] == "rummylib_turkish300_v0"
