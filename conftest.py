@@ -1,6 +1,7 @@
 """Test-session set-up for the whole repository (tests, doctests, docs, examples).
 
-* Every docstring example may use the public names of :mod:`rummylib`.
+* Doctest examples import what they use, as a reader pasting them into Python must: no name
+  is injected into them.
 * The example plugin ``examples/plugin`` (seven-card knock rummy) is made visible as if it were
   installed, so the registry finds it by its entry point in any environment: ``.ci/run``
   pip-installs it, and the README's plain ``pip install -e '.[test]'`` does not.
@@ -15,11 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pytest
-
-import rummylib
-
-_PLUGIN = Path(__file__).parent / "examples" / "plugin"
+_ROOT = Path(__file__).parent
+_PLUGIN = _ROOT / "examples" / "plugin"
 
 
 def _make_plugin_visible() -> None:
@@ -40,9 +38,3 @@ def _make_plugin_visible() -> None:
 
 
 _make_plugin_visible()
-
-
-@pytest.fixture(autouse=True)
-def _rummylib_names(doctest_namespace: dict[str, object]) -> None:
-    for name in rummylib.__all__:
-        doctest_namespace[name] = getattr(rummylib, name)

@@ -14,7 +14,8 @@ _ROOT = Path(__file__).resolve().parent.parent
 # Autodoc imports rummylib from the work tree even when it is not installed.
 sys.path.insert(0, str(_ROOT))
 # docs/_ext holds the project's own extension: rummy_cards, the ``rummy-cards`` directive that
-# draws cards with rummylib.svg when the docs build.
+# draws cards with rummylib.svg when the docs build; and rummy_cli, the command-line parser
+# as cli.rst's ``argparse`` directive shows it.
 sys.path.insert(0, str(_ROOT / "docs" / "_ext"))
 
 with (_ROOT / "pyproject.toml").open("rb") as _file:
@@ -29,11 +30,16 @@ version = ".".join(release.split(".")[:2])
 # intersphinx is deliberately left out: it fetches remote inventories (docs.python.org,
 # attrs.org) at build time, and the build must work offline. Without it, references to
 # standard-library and third-party classes cannot resolve; nitpick_ignore_regex below
-# silences exactly those, and nothing of rummylib's own.
+# silences exactly those, and of rummylib's own only type variables and private modules' types.
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
+    # The command-line reference (cli.rst) is generated from rummylib.cli's argument parser,
+    # so every command and option appears there as ``--help`` describes it.
+    "sphinxarg.ext",
+    # Reads CHANGELOG.md (Markdown, in Keep a Changelog form) into changelog.rst.
+    "myst_parser",
     "rummy_cards",
 ]
 
@@ -46,9 +52,13 @@ autodoc_default_options = {
     "member-order": "bysource",
     "show-inheritance": True,
 }
-autodoc_typehints = "description"
+# Signatures show every parameter with its whole annotated type (``variant: Variant | str``,
+# ``deck: Sequence[Card] | str | None = None``), one parameter a line when they are long; the
+# parameters a docstring describes repeat their type there.
+autodoc_typehints = "both"
 autodoc_typehints_description_target = "documented_params"
 autodoc_typehints_format = "short"
+python_maximum_signature_line_length = 88
 
 
 napoleon_google_docstring = True
@@ -60,15 +70,24 @@ napoleon_use_rtype = False
 nitpicky = True
 # `Action` is our own type alias (the union of the action classes, documented in
 # rummylib.actions); annotations name it bare, which Sphinx cannot link.
-nitpick_ignore = [("py:class", "Action")]
+nitpick_ignore = [
+    ("py:class", "Action"),
+    # The type variable of a variant's own bookkeeping record (``Variant[D]``, ``GameState[D]``):
+    # a type variable has no page of its own to link to.
+    ("py:class", "D"),
+    ("py:class", "rummylib.engine.D"),
+    ("py:obj", "rummylib.engine.D"),
+]
 nitpick_ignore_regex = [
     # Standard library: would resolve through intersphinx (python docs), which needs network.
-    (r"py:.*", r"(collections\.abc|collections|enum|random|typing)\..*"),
+    (r"py:.*", r"(collections\.abc|collections|enum|os|pathlib|random|typing)\..*"),
     (r"py:mod", r"secrets"),
     # attrs and typing_extensions: third-party, no offline inventory either.
     (r"py:.*", r"(attr|attrs|typing_extensions|hypothesis)\..*"),
     # Private type variables of generic signatures (``register_variant(cls: type[_V])``).
     (r"py:class", r"rummylib\.[\w.]*\._[A-Z]\w*"),
+    # Types of private modules, named in annotations (``rummylib._settings.Choice``).
+    (r"py:class", r"rummylib\._\w+\..*"),
 ]
 
 # -- HTML ------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ record whose actions are illegal, or whose snapshot has been edited (a duplicate
 changed score), is refused. Only JSON is read; nothing is ever executed.
 
 An untrusted record is checked before anything is built: its shape and types, every setting
-against its bounds (RULES.md R9), the size of every list and text (no action moves more cards
+against its bounds (review point R9), the size of every list and text (no action moves more cards
 than the largest deck holds), and every action's fields. Only then are the actions replayed.
 """
 

@@ -3,6 +3,7 @@
 Every action is a frozen, keyword-constructed record with a ``player`` field. A variant uses
 the ones its rules need. Actions are values: two equal actions are the same move.
 
+>>> from rummylib import parse_card
 >>> from rummylib.actions import Discard, DrawStock
 >>> DrawStock(player=0)
 DrawStock(player=0)
@@ -146,6 +147,7 @@ class TakeOpenCard(PlayerAction):
 class Discard(PlayerAction):
     """End the turn by putting a card from hand on the discard pile.
 
+    >>> from rummylib import parse_card
     >>> str(Discard(player=0, card=parse_card("Kd")).card)
     'Kd'
     """
@@ -158,6 +160,7 @@ class Discard(PlayerAction):
 class DeclareRummy(PlayerAction):
     """Declare Rummy: discard the finishing card and show the rest of the hand as melds.
 
+    >>> from rummylib import MeldRules, parse_card, parse_meld
     >>> rules = MeldRules()
     >>> action = DeclareRummy(
     ...     player=0, discard=parse_card("Kd"), melds=[parse_meld("7h 8h 9h", rules)]
@@ -221,6 +224,7 @@ class AnswerFrish(PlayerAction):
 class LayDown(PlayerAction):
     """Put new melds from hand on the table.
 
+    >>> from rummylib import MeldRules, parse_meld
     >>> LayDown(player=0, melds=[parse_meld("7h 7d 7s", MeldRules())]).melds[0].rank
     <Rank.SEVEN: 7>
     """
@@ -236,6 +240,7 @@ class LayOff(PlayerAction):
     ``end`` says which end of a run the card goes to, where both ends would take it (an ace
     beside a 2…K run: low, worth 1 in 500 rummy, or high, worth 15); elsewhere it is ``None``.
 
+    >>> from rummylib import parse_card
     >>> LayOff(player=0, card=parse_card("*"), meld_index=2, stands_for=parse_card("9h"))
     LayOff(player=0, card=Card.parse('*'), meld_index=2, stands_for=Card.parse('9h'), end=None)
     >>> LayOff(player=0, card=parse_card("Ah"), meld_index=0, end="high").end
@@ -394,7 +399,7 @@ def canonical_action(action: Action) -> Action:
     Two ways of writing the same play (cards of a meld in another order) are then the same
     action, so the states they lead to are equal, history included.
 
-    >>> from rummylib.melds import MeldRules, parse_meld
+    >>> from rummylib import MeldRules, parse_cards, parse_meld
     >>> action = LayDown(player=0, melds=[parse_meld("9h 7h 8h", MeldRules())])
     >>> canonical_action(action).melds[0].cards == parse_cards("7h 8h 9h")
     True

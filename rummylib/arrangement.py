@@ -54,6 +54,7 @@ class Arrangement:
         deadwood_points: the points of the deadwood (each card at its value in hand).
         discard: the card set aside by ``arrange(..., discard=True)``, else ``None``.
 
+    >>> from rummylib import parse_cards
     >>> best = arrange(parse_cards("Ah 2h 3h 4h Kd"), MeldRules(), CardPoints(), discard=True)
     >>> [str(meld) for meld in best.melds], best.deadwood, best.discard, best.is_complete
     (['Ah 2h 3h 4h'], (), Card.parse('Kd'), True)
@@ -70,6 +71,7 @@ class Arrangement:
 
         Not the same as zero deadwood points, since a joker may be worth 0.
 
+        >>> from rummylib import parse_cards
         >>> arrange(parse_cards("7c 7d 7h *"), MeldRules(), CardPoints()).is_complete
         True
         >>> arrange(parse_cards("7c 7d *"), MeldRules(min_naturals=3), CardPoints()).is_complete
@@ -81,6 +83,7 @@ class Arrangement:
     def deadwood_count(self) -> int:
         """How many cards are left outside melds.
 
+        >>> from rummylib import parse_cards
         >>> arrange(parse_cards("7c 7d 7h 2s *"), MeldRules(), CardPoints()).deadwood_count
         1
         """
@@ -137,6 +140,7 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
         ConfigurationError: ``rules`` or ``points`` has the wrong type, or ``discard`` is set
             but the hand is empty or ``can_discard`` allows none of its cards.
 
+    >>> from rummylib import parse_cards
     >>> gin = MeldRules(ace="low")
     >>> best = arrange(parse_cards("As 2s 3s 7c 7d 7h Kd Qh 9c 5d"), gin, CardPoints())
     >>> print(format_arrangement(best))
@@ -261,6 +265,7 @@ def format_arrangement(arrangement: Arrangement) -> str:
     Melds are separated by ``|`` and written with their jokers' readings (``*=3h``); the
     deadwood is sorted by rank ("777" order).
 
+    >>> from rummylib import parse_cards
     >>> best = arrange(parse_cards("Ah 2h * 9c 8d Kd"), MeldRules(), CardPoints(), discard=True)
     >>> print(format_arrangement(best))
     Ah 2h *=3h | deadwood 8d 9c (17 points) | discard Kd

@@ -346,7 +346,7 @@ def make_deck(decks: int = 1, jokers: int = 0) -> tuple[Card, ...]:
 
     Raises:
         ConfigurationError: ``decks`` is not from 1 to 4 or ``jokers`` not from 0 to 32 (the
-            bounds of every variant's deck, RULES.md R9).
+            bounds of every variant's deck, review point R9 of the rules pages).
     """
     if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
         msg = f"decks must be a whole number of at least 1, not {shorten(decks)}"

@@ -4,27 +4,41 @@
 
     $ rummylib simulate --variant rummy101 --players 4 --matches 200 --seed 1 --bots greedy
 
-``rummylib check CARDS`` says whether the cards form a meld and how its jokers read::
+``rummylib check CARDS`` says whether the cards form a meld and how its jokers read; a joker
+may declare what it stands for (``*=3h``), and ``--variant NAME`` checks under that variant's
+meld rules::
 
     $ rummylib check "Ah 2h * 4h"
     Ah 2h *=3h 4h is a run; the joker stands for 3h
+    $ rummylib check --variant rummy101 "Ah * 3h"
+    Ah * 3h is not a meld: joker beside an ace
 
 ``rummylib check --arrange CARDS`` arranges a hand (``--points``, ``--discard``)::
 
     $ rummylib check --arrange "7c 7d 7h 8h 9h Ks"
     7h 8h 9h | deadwood 7c 7d Ks (24 points)
 
-``rummylib variants`` lists the variants, their player ranges and settings.
+``rummylib variants`` lists the variants and their player ranges; ``rummylib variants NAME``
+shows one variant's settings with their defaults. ``rummylib --version`` prints the version.
 
 ``rummylib simulate`` gives up a match after ``--max-actions`` actions (random bots in Rummy
 71/101 can go on for a very long time) and counts it as unfinished. It runs on every core
 (``--backend process``, ``--workers N``), in one process (``--backend serial``) or on Ray
 (``--backend ray``) with the same results for the same ``--seed``; ``--set key=value`` sets a
-table setting, ``--json FILE`` and ``--csv FILE`` save every match (:mod:`rummylib.simulate`).
+table setting, ``--json FILE`` and ``--csv FILE`` save every match (:mod:`rummylib.simulate`),
+``--save-records DIR`` writes every match's game record (:mod:`rummylib.records`).
 Ctrl-C stops it cleanly: it prints the summary of the matches played so far and exits with 130.
 
-Exit codes: 0 success, 1 "no" (not a meld; with ``--arrange``, deadwood left), 2 bad input (a
-one-line error ``rummylib: ...`` on stderr, no traceback), 130 interrupted (Ctrl-C).
+``rummylib play`` seats you at p1 against bots (``--variant``, ``--players``, ``--seed``,
+``--bots greedy,random``, ``--resume FILE``); ``help`` lists its commands, and without a terminal
+it reads one command per line. ``rummylib replay FILE`` checks a game record and prints its score
+sheet (``--deal N``: one deal's actions; ``--step``: one action at a time)::
+
+    $ rummylib replay tests/data/gin.toml --deal 1
+
+Exit codes: 0 success, 1 "no" (not a meld; with ``--arrange``, deadwood left; with
+``simulate``, no match finished), 2 bad input (a one-line error ``rummylib: ...`` on stderr, no
+traceback), 130 interrupted (Ctrl-C).
 Progress bars, tables and colour come from :mod:`rich` when it is installed
 (``pip install 'rummylib[cli]'``); without it the output is plain text.
 """
@@ -32,6 +46,9 @@ Progress bars, tables and colour come from :mod:`rich` when it is installed
 from __future__ import annotations
 
 import argparse
+import enum
+import importlib.metadata
+import inspect
 import json
 import re
 import sys
@@ -39,11 +56,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+import attrs
+
 from rummylib import svg
 from rummylib.arrangement import arrange, format_arrangement
 from rummylib.cards import parse_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
-from rummylib.melds import AceRule, Meld, MeldRules
+from rummylib.melds import AceRule, Meld, MeldRules, parse_meld
 from rummylib.scoring import CardPoints
 from rummylib.simulate import BOT_NAMES, SimulationResult, simulate
 from rummylib.variants import VARIANTS, Variant, get_variant
@@ -83,9 +102,13 @@ class _Printer:
                     )
                 )
             return
+        from rich.markup import escape  # noqa: PLC0415
         from rich.table import Table  # noqa: PLC0415
 
-        table = Table(title=title)
+        # The title goes on a line of its own: as the table's title, rich would wrap it to the
+        # table's width ("4 / players").
+        self._console.print(f"[bold]{escape(title)}[/]", soft_wrap=True)
+        table = Table()
         for header in headers:
             table.add_column(header)
         for row in rows:
@@ -152,6 +175,7 @@ def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
             backend=args.backend,
             max_actions=args.max_actions,
             progress=progress.advance,
+            save_records=args.save_records,
         )
     _summarise(printer, result)
     for option, path, text in (
@@ -170,16 +194,34 @@ def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
+    if result.summary.played and not result.summary.finished:
+        limit = "" if result.max_actions is None else f" within {result.max_actions:,} actions"
+        print(
+            f"rummylib: no match finished{limit}; a higher --max-actions lets them end",
+            file=sys.stderr,
+        )
+        return EXIT_NO
     return EXIT_OK
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 match``, ``2 matches``: a count and its noun, singular or plural."""
+    plural = noun + ("es" if noun.endswith(("s", "ch")) else "s")
+    return f"{number} {noun if number == 1 else plural}"
 
 
 def _summarise(printer: _Printer, result: SimulationResult) -> None:
     summary = result.summary
     count, asked = summary.played, result.matches
-    matches = f"{count} of {asked} matches" if result.is_interrupted else f"{count} matches"
-    bots = ",".join(dict.fromkeys(result.bots))
+    matches = (
+        f"{count} of {_count(asked, 'match')}" if result.is_interrupted else _count(count, "match")
+    )
+    if len(set(result.bots)) == 1:
+        bots = f"bots {result.bots[0]}"
+    else:  # mixed bots: name the bot in each seat
+        bots = "bots " + ", ".join(f"p{seat + 1} {bot}" for seat, bot in enumerate(result.bots))
     printer.table(
-        f"{result.variant}: {matches}, {result.players} players, bots {bots}",
+        f"{result.variant}: {matches}, {_count(result.players, 'player')}, {bots}",
         ["seat", "wins", "win rate (95% interval)", "bot"],
         [
             [f"p{seat + 1}", f"{rate.wins:g}", str(rate), result.bots[seat]]
@@ -220,12 +262,64 @@ def _summarise(printer: _Printer, result: SimulationResult) -> None:
 
 
 def _variants(args: argparse.Namespace, printer: _Printer) -> int:
+    if args.name is not None:
+        return _variant_settings(args.name, printer)
+    rows = [[name, cls.title or name, _players(cls)] for name, cls in sorted(VARIANTS.items())]
+    printer.table("variants", ["name", "game", "players"], rows)
+    printer.say("rummylib variants NAME shows a variant's settings and their defaults.")
+    return EXIT_OK
+
+
+def _players(cls: type[Variant]) -> str:
+    """A variant's player range: ``2-6``, or ``2`` when that is the only count."""
+    low, high = cls.min_players, cls.max_players
+    return str(low) if low == high else f"{low}-{high}"
+
+
+_ROLE = re.compile(r":[\w:]+:`~?([^`<]*?)(?: <[^>]*>)?`")  # :class:`~x.Y` in a docstring
+
+
+def _plain(text: str) -> str:
+    """A docstring line without its reStructuredText markup."""
+    return _ROLE.sub(lambda match: match.group(1).rpartition(".")[2], text).replace("``", "")
+
+
+def _setting_text(value: object) -> str:
+    """A setting's value as ``--set KEY=VALUE`` reads it: text as it is, the rest as JSON."""
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, str):
+        return value
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+def _variant_settings(variant: Variant, printer: _Printer) -> int:
+    """``rummylib variants NAME``: one variant's settings, defaults and rule numbers."""
+    cls = type(variant)
+    summary = _plain((inspect.getdoc(cls) or "").partition("\n")[0])
+    printer.say(f"{variant.name}: {cls.title or variant.name}, {_players(cls)} players")
+    if summary:
+        printer.say(summary)
+    fields = attrs.fields_dict(cls)
     rows = []
-    for name, cls in sorted(VARIANTS.items()):
-        settings = cls().settings()
-        text = ", ".join(f"{key}={value!r}" for key, value in settings.items())
-        rows.append([name, f"{cls.min_players}-{cls.max_players}", text])
-    printer.table("variants", ["name", "players", "settings (defaults)"], rows)
+    for name, default in variant.settings().items():
+        current = getattr(variant, name)
+        if isinstance(current, enum.Enum):
+            others = [member.value for member in type(current) if member is not current]
+        elif isinstance(current, bool):
+            others = [not current]
+        else:
+            others = []
+        rule = type(variant).rule_of(name) or (
+            fields[name].metadata.get("rule", "") if name in fields else ""
+        )
+        rows.append(
+            [name, _setting_text(default), ", ".join(map(_setting_text, others)), str(rule)]
+        )
+    headers = ["setting", "default", "other values", "rule"]
+    if not any(row[3] for row in rows):  # a variant that names no rule numbers
+        headers, rows = headers[:3], [row[:3] for row in rows]
+    printer.table(f"settings of {variant.name} (rummylib simulate --set KEY=VALUE)", headers, rows)
     return EXIT_OK
 
 
@@ -345,15 +439,38 @@ def _save_svg(path: str | None, picture: str) -> None:
             raise ConfigurationError(msg) from None
 
 
+def _check_rules(args: argparse.Namespace) -> MeldRules:
+    """The meld rules of ``check``: the variant's (or the shared core's), then ``--ace`` etc."""
+    variant: Variant | None = args.variant
+    rules = MeldRules() if variant is None else variant.meld_rules
+    changes: dict[str, Any] = {}
+    if args.ace is not None:
+        changes["ace"] = args.ace
+    if args.joker_beside_ace is not None:
+        changes["joker_beside_ace"] = args.joker_beside_ace
+    return attrs.evolve(rules, **changes) if changes else rules
+
+
 def _check(args: argparse.Namespace, printer: _Printer) -> int:
-    cards = parse_cards(" ".join(args.cards))
+    text = " ".join(args.cards)
+    tokens = text.replace(",", " ").split()
+    declared = [token for token in tokens if "=" in token]  # jokers as parse_meld reads them
+    cards = parse_cards(" ".join(token.partition("=")[0] for token in tokens))
     if not cards:
         msg = "no cards given"
         raise ConfigurationError(msg)
-    rules = MeldRules(ace=args.ace, joker_beside_ace=args.joker_beside_ace)
+    rules = _check_rules(args)
+    variant: Variant | None = args.variant
     if args.arrange:
-        points = CardPoints() if args.points is None else args.points
-        best = arrange(cards, rules, points, discard=args.discard)
+        if declared:
+            msg = f"--arrange reads a hand: write the declared joker {_quote(declared[0])} as *"
+            raise ConfigurationError(msg)
+        if args.points is not None:
+            points = args.points
+        else:
+            points = CardPoints() if variant is None else variant.card_points
+        can_discard = None if variant is None else variant.may_ever_discard
+        best = arrange(cards, rules, points, discard=args.discard, can_discard=can_discard)
         _save_svg(args.svg, svg.arrangement(best))
         printer.say(format_arrangement(best), "green" if best.is_complete else "")
         return EXIT_OK if best.is_complete else EXIT_NO
@@ -362,7 +479,7 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
             msg = f"{option} needs --arrange"
             raise ConfigurationError(msg)
     try:
-        meld = Meld.from_cards(cards, rules)
+        meld = parse_meld(text, rules).canonical() if declared else Meld.from_cards(cards, rules)
     except InvalidMeldError as error:
         _save_svg(args.svg, svg.cards(cards))
         printer.say(str(error), "red")
@@ -372,6 +489,74 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
     return EXIT_OK
 
 
+def _play_module() -> Any:
+    """:mod:`rummylib._play`, which needs rich (the ``cli`` extra)."""
+    try:
+        from rummylib import _play  # noqa: PLC0415  (rich is an optional extra)
+    except ImportError:
+        msg = "play and replay need rich: pip install 'rummylib[cli]'"
+        raise ConfigurationError(msg) from None
+    return _play
+
+
+def _play_command(args: argparse.Namespace, printer: _Printer) -> int:
+    code: int = _play_module().play(
+        args.variant,
+        players=args.players,
+        seed=args.seed,
+        bots=args.bots,
+        resume=args.resume,
+    )
+    return code
+
+
+def _replay_command(args: argparse.Namespace, printer: _Printer) -> int:
+    code: int = _play_module().replay(args.file, deal=args.deal, step=args.step)
+    return code
+
+
+def _add_play_commands(commands: Any) -> None:
+    """The ``play`` and ``replay`` subcommands (their work is in :mod:`rummylib._play`)."""
+    play = commands.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description="Play a match as p1 against bots. Type 'help' for the commands; moves "
+        "are record lines without the player (draw stock, discard 7h, meld | 7h 8h 9h). "
+        "When standard input is not a terminal, one command is read per line.",
+    )
+    play.add_argument("--variant", type=_variant, default="rummy101", help="default: %(default)s")
+    play.add_argument("--players", type=_whole_number(), default=2, help="default: %(default)s")
+    play.add_argument(
+        "--seed", type=_whole_number(), help="the same seed deals the same cards (default: random)"
+    )
+    play.add_argument(
+        "--bots",
+        type=_bot_names,
+        default="greedy",
+        help="the bots at the other seats: greedy or random, or one per seat separated by "
+        "commas (default: %(default)s)",
+    )
+    play.add_argument(
+        "--resume", metavar="FILE", help="continue the match of a record saved with 'save FILE'"
+    )
+    play.set_defaults(handler=_play_command)
+    replay = commands.add_parser(
+        "replay",
+        help="check a game record and print its score sheet",
+        description="Check a game record (rummylib.records) against the rules and print the "
+        "score sheet deal by deal; --deal N lists one deal's actions, --step steps through "
+        "the match one action at a time.",
+    )
+    replay.add_argument("file", metavar="FILE", help="a record, such as one from --save-records")
+    replay.add_argument(
+        "--deal", type=_whole_number(1), metavar="N", help="list the actions of deal N"
+    )
+    replay.add_argument(
+        "--step", action="store_true", help="show one action at a time (Enter for the next)"
+    )
+    replay.set_defaults(handler=_replay_command)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, ``rummylib: ...``, with exit 2."""
 
@@ -379,27 +564,48 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"rummylib: {message}\n")
 
 
+def _version() -> str:
+    """The installed version of rummylib."""
+    try:
+        return importlib.metadata.version("rummylib")
+    except importlib.metadata.PackageNotFoundError:  # imported from a work tree, not installed
+        return "(not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rummylib", description="The rules of rummy games, exactly and fast.")
+    parser.add_argument("--version", action="version", version=f"rummylib {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    names = ", ".join(sorted(VARIANTS))
     check = commands.add_parser(
         "check",
         help="is this a meld? (or, with --arrange, how do these cards meld best?)",
         description="Say whether the cards form a meld, and what each joker stands for; "
         "with --arrange, split them into melds and deadwood as well as possible.",
     )
-    check.add_argument("cards", nargs="+", help='cards such as "Ah 2h * 4h" (* is a joker)')
+    check.add_argument(
+        "cards",
+        nargs="+",
+        help='cards such as "Ah 2h * 4h" (* is a joker; *=3h declares what it stands for)',
+    )
+    check.add_argument(
+        "--variant",
+        type=_variant,
+        metavar="NAME",
+        help="check under this variant's meld rules (with --arrange: its card points, and "
+        f"only cards it lets a player discard as --discard); one of {names}",
+    )
     check.add_argument(
         "--ace",
         choices=[rule.value for rule in AceRule],
-        default=AceRule.LOW_OR_HIGH.value,
-        help="where an ace may stand in a run (default: %(default)s)",
+        help="where an ace may stand in a run (default: the variant's, or "
+        f"{AceRule.LOW_OR_HIGH.value})",
     )
     check.add_argument(
         "--joker-beside-ace",
         action=argparse.BooleanOptionalAction,
-        default=True,
-        help="may a joker sit next to an ace in a run or stand for one (default: yes)",
+        help="may a joker sit next to an ace in a run or stand for one (default: the "
+        "variant's, or yes)",
     )
     check.add_argument(
         "--arrange",
@@ -411,12 +617,14 @@ def _parser() -> argparse.ArgumentParser:
         "--points",
         type=_points,
         help="with --arrange: card values, as name=value pairs among ace, face (J Q K), "
-        "joker, ace_low_run; 2-10 count their pips (default: ace=1,face=10,joker=0)",
+        "joker, ace_low_run; 2-10 count their pips (default: the variant's, or "
+        "ace=1,face=10,joker=0)",
     )
     check.add_argument(
         "--discard",
         action="store_true",
-        help="with --arrange: set the best card aside first (a discard, any card)",
+        help="with --arrange: set the best card aside first, as a discard (any card, or one "
+        "the --variant lets a player discard)",
     )
     check.add_argument(
         "--svg",
@@ -431,7 +639,11 @@ def _parser() -> argparse.ArgumentParser:
         description="Bots play whole matches; prints wins per seat and match figures.",
     )
     simulate.add_argument(
-        "--variant", type=_variant, default="rummy101", help="default: %(default)s"
+        "--variant",
+        type=_variant,
+        default="rummy101",
+        metavar="NAME",
+        help=f"the game: {names} (default: %(default)s)",
     )
     simulate.add_argument(
         "--players",
@@ -490,8 +702,27 @@ def _parser() -> argparse.ArgumentParser:
         "--json", metavar="FILE", help="also write every match and the summary as JSON"
     )
     simulate.add_argument("--csv", metavar="FILE", help="also write one CSV row per match")
+    simulate.add_argument(
+        "--save-records",
+        metavar="DIR",
+        help="also write every match's game record (rummylib.records) to DIR, one file per "
+        "match, match-000000.toml first",
+    )
     simulate.set_defaults(handler=_simulate)
-    variants = commands.add_parser("variants", help="list the variants and their settings")
+    _add_play_commands(commands)
+    variants = commands.add_parser(
+        "variants",
+        help="list the variants, or show one variant's settings",
+        description="List the variants and their player ranges; with a NAME, show that "
+        "variant's settings, their defaults and the rules they come from.",
+    )
+    variants.add_argument(
+        "name",
+        nargs="?",
+        type=_variant,
+        metavar="NAME",
+        help=f"a variant: {names}",
+    )
     variants.set_defaults(handler=_variants)
     return parser
 

@@ -213,6 +213,11 @@ class Variant(Generic[D]):
     before_drawing: ClassVar[str] = "must take a card first"
     #: The refusal of a second draw ("p1 …").
     after_drawing: ClassVar[str] = "has already taken a card this turn"
+    #: The rule each setting comes from, as ``"1.2 decks jokers, 1.3 hand_size"``
+    #: (read by :meth:`~rummylib.engine.Variant.rule_of`).
+    setting_rules: ClassVar[str] = ""
+    #: Whether the lowest total wins the match (penalty points, as in Rummy 71/101).
+    lower_score_wins: ClassVar[bool] = False
 
     _made_rules: MeldRules | None = attrs.field(default=None, init=False, eq=False, repr=False)
     _made_points: CardPoints | None = attrs.field(default=None, init=False, eq=False, repr=False)
@@ -276,6 +281,20 @@ class Variant(Generic[D]):
             value = getattr(self, field.name)
             values[field.name] = value.value if isinstance(value, enum.Enum) else value
         return values
+
+    @classmethod
+    def rule_of(cls, setting: str) -> str | None:
+        """The rule number a setting comes from (``rummylib variants NAME`` shows it).
+
+        >>> from rummylib.variants import get_variant
+        >>> type(get_variant("rummy101")).rule_of("stake")
+        '1.19'
+        """
+        for part in cls.setting_rules.split(","):
+            rule, *names = part.split() or [""]
+            if setting in names:
+                return rule
+        return None
 
     def check_players(self, players: object) -> int:
         """Return ``players`` if this variant can be played by that many, else raise."""

@@ -56,7 +56,7 @@ _SUIT_ORDER: Final = {suit: number for number, suit in enumerate(_SUITS)}
 
 
 class AceRule(enum.Enum):
-    """Where an ace may stand in a run (RULES.md 0.3).
+    """Where an ace may stand in a run (rule 0.3 of the rules pages).
 
     >>> AceRule("low_or_high")
     <AceRule.LOW_OR_HIGH: 'low_or_high'>
@@ -114,7 +114,7 @@ def _optional_run_size(instance: object, attribute: attrs.Attribute[Any], value:
 
 @attrs.frozen(kw_only=True)
 class MeldRules:
-    """What counts as a meld in a variant (RULES.md section 0 and Israeli rule 13).
+    """What counts as a meld in a variant (rules 0.2–0.5 and Israeli rule 1.13).
 
     Attributes:
         min_size: the fewest cards in a meld.
@@ -125,7 +125,7 @@ class MeldRules:
         min_naturals: the fewest natural (non-joker) cards in a meld; at least 1, since a
             meld of jokers alone would stand for nothing in particular.
         joker_beside_ace: whether a joker may sit directly next to a natural ace in a run or
-            stand for an ace. ``False`` is the Israeli rule 13.
+            stand for an ace. ``False`` is the Israeli rule 1.13.
         max_run_size: the most cards in a run; ``None`` means no limit beyond the 13 ranks.
 
     >>> MeldRules(ace="low").ace
@@ -256,6 +256,7 @@ class Meld:
         chosen unless ``kind`` asks for a run. Among run readings, jokers go as high as they
         can: first into gaps, then above the highest natural card, then below.
 
+        >>> from rummylib import parse_cards
         >>> print(Meld.from_cards(parse_cards("9h * 7h"), MeldRules()))
         7h *=8h 9h
         >>> print(Meld.from_cards(parse_cards("7h * *"), MeldRules(), kind=MeldKind.RUN))
@@ -595,6 +596,7 @@ def _gap_reason(ranks: Sequence[int], suit: Suit, free_jokers: int, rules: MeldR
 def is_meld(cards: Iterable[Card], rules: MeldRules) -> bool:
     """Whether the cards, in any order, form a meld under ``rules``.
 
+    >>> from rummylib import parse_cards
     >>> is_meld(parse_cards("Ah * 3h"), MeldRules())
     True
     >>> is_meld(parse_cards("Ah * 3h"), MeldRules(joker_beside_ace=False))
@@ -748,6 +750,7 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
     each comes with the one reading :meth:`Meld.from_cards` prefers. They are sorted by their
     cards' :attr:`~rummylib.cards.Card.index` (jokers last).
 
+    >>> from rummylib import make_deck, parse_cards
     >>> melds = find_melds(parse_cards("7h 8h 9h 7c 7d *"), MeldRules())
     >>> [str(meld) for meld in melds][:4]
     ['7c 7d 7h', '7c 7d 7h *=7s', '7c 7d *=7h', '7c *=7d 7h']

@@ -352,12 +352,15 @@ MAX_CARD_POINTS: Final = 25
 def card_points() -> st.SearchStrategy[CardPoints]:
     """Valid :class:`~rummylib.scoring.CardPoints`, shrinking towards the defaults.
 
-    An ace, a face card and a joker are each worth 0–25 points (defaults first: 1, 10, 0), and
-    ``ace_low_run`` is unset or 0–25.
+    An ace, a face card and a joker are each worth 0 to ``MAX_CARD_POINTS`` (1,000) points
+    (defaults first: 1, 10, 0), and ``ace_low_run`` is unset or in the same range.
 
     >>> from hypothesis import Phase, find, settings
-    >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
-    >>> fresh = settings(max_examples=500, database=None, phases=[Phase.generate, Phase.shrink])
+    >>> # No replay of saved examples, no "explain" phase (it only annotates a report), and a
+    >>> # fixed seed: which of several equally small examples a shrink ends on varies by run.
+    >>> fresh = settings(
+    ...     max_examples=500, database=None, phases=[Phase.generate, Phase.shrink], derandomize=True
+    ... )
     >>> find(card_points(), lambda points: True, settings=fresh)
     CardPoints(ace=1, face=10, joker=0, ace_low_run=None)
     >>> find(card_points(), lambda points: points.joker > points.face, settings=fresh)

@@ -12,7 +12,7 @@ the card in words as its ``aria-label``; the picture as a whole carries a ``<tit
 notation and an ``aria-label`` in words, so a screen reader and a test can read it
 (:func:`read_cards` does).
 
->>> from rummylib import svg
+>>> from rummylib import MeldRules, parse_meld, svg
 >>> picture = svg.meld(parse_meld("Ah 2h *=3h 4h", MeldRules()))
 >>> picture[:40]
 '<svg xmlns="http://www.w3.org/2000/svg" '
@@ -69,7 +69,7 @@ def _checked_meld(meld: object) -> Meld:
 def card(card: Card) -> str:
     """One card.
 
-    >>> from rummylib import svg
+    >>> from rummylib import parse_card, svg
     >>> picture = svg.card(parse_card("Th"))
     >>> 'viewBox="0 0 72 96"' in picture, svg.read_cards(picture)
     (True, ('Th',))
@@ -94,7 +94,7 @@ def cards(cards: Iterable[Card], *, highlight: Iterable[Card | int] = ()) -> str
         highlight: cards to outline in blue: a :class:`~rummylib.cards.Card` outlines every
             copy of that card, a number the card at that position (0 is the first).
 
-    >>> from rummylib import svg
+    >>> from rummylib import parse_card, parse_cards, svg
     >>> picture = svg.cards(parse_cards("7h 8h * Ks"), highlight=[parse_card("Ks"), 0])
     >>> svg.read_cards(picture), picture.count('class="card highlight"')
     (('7h', '8h', '*', 'Ks'), 2)
@@ -123,7 +123,7 @@ def cards(cards: Iterable[Card], *, highlight: Iterable[Card | int] = ()) -> str
 def meld(meld: Meld) -> str:
     """A meld, each joker drawn with the card it stands for.
 
-    >>> from rummylib import svg
+    >>> from rummylib import MeldRules, parse_meld, svg
     >>> picture = svg.meld(parse_meld("7c *=7d 7h", MeldRules()))
     >>> svg.read_cards(picture)
     ('7c', '*=7d', '7h')
@@ -141,7 +141,7 @@ def arrangement(arrangement: Arrangement) -> str:
 
     The deadwood is captioned with its points; an empty part is an empty dashed place.
 
-    >>> from rummylib import svg
+    >>> from rummylib import CardPoints, MeldRules, arrange, parse_cards, svg
     >>> best = arrange(parse_cards("7c 7d 7h 8h 9h Ks"), MeldRules(), CardPoints())
     >>> picture = svg.arrangement(best)
     >>> svg.read_cards(picture)
@@ -155,7 +155,7 @@ def arrangement(arrangement: Arrangement) -> str:
 def table(melds: Iterable[Meld]) -> str:
     """The melds on a table, side by side and wrapping onto new lines.
 
-    >>> from rummylib import svg
+    >>> from rummylib import MeldRules, parse_meld, svg
     >>> rules = MeldRules()
     >>> picture = svg.table([parse_meld("7s 8s *=9s", rules), parse_meld("Tc Jc Qc", rules)])
     >>> svg.read_cards(picture)
@@ -176,7 +176,7 @@ def observation(observation: Observation) -> str:
     pile, the open card, the table and the player's own hand. The other players' cards are drawn
     face down with their number, never their faces.
 
-    >>> from rummylib import svg
+    >>> from rummylib import new_game, svg
     >>> view = new_game("rummy101", players=3, seed=8).observation(2)
     >>> picture = svg.observation(view)
     >>> cards_shown = svg.read_cards(picture)
@@ -195,7 +195,7 @@ def host_view(state: GameState) -> str:
     :class:`~rummylib.state.GameState` in a notebook shows this picture under a caption that
     says so.
 
-    >>> from rummylib import svg
+    >>> from rummylib import new_game, svg
     >>> state = new_game("rummy101", players=2, seed=5)
     >>> picture = svg.host_view(state)
     >>> len(svg.read_cards(picture)), "Host view" in picture  # two hands and the open card
@@ -210,7 +210,7 @@ def read_cards(picture: str) -> tuple[str, ...]:
     Reads the ``<title>`` of each ``<g class="card">`` element (jokers in melds as ``*=card``);
     face-down cards and empty places are not cards.
 
-    >>> from rummylib import svg
+    >>> from rummylib import parse_cards, svg
     >>> svg.read_cards(svg.cards(parse_cards("Ah * Kd")))
     ('Ah', '*', 'Kd')
     >>> svg.read_cards("<svg")

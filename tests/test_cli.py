@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from typing import ClassVar
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rummylib import cli, get_variant
 from rummylib.cli import main
+from rummylib.variants.israeli import Rummy101
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -240,7 +246,7 @@ def test_bad_usage_is_a_one_line_error(
         ("--max-actions", "0", "argument --max-actions: must be a whole number of at least 1"),
         ("--max-actions", "-1", "argument --max-actions: must be a whole number of at least 1"),
         ("--max-actions", "many", "argument --max-actions: must be a whole number of at least"),
-        ("--variant", "gin", "argument --variant: unknown variant 'gin'; known: carousel,"),
+        ("--variant", "canasta", "argument --variant: unknown variant 'canasta'; known: carousel,"),
         ("--variant", "", "argument --variant: unknown variant ''"),
         ("--bots", "clever", "argument --bots: unknown bot 'clever': use greedy or random"),
         ("--bots", "greedy,", "argument --bots: bad bots 'greedy,': a bot name is missing"),
@@ -281,3 +287,280 @@ def test_check_points_never_end_in_a_traceback(points: str) -> None:
     else:
         assert code == 1
         assert out.getvalue().startswith("7h 8h 9h | deadwood Kc (")
+
+
+# -- a newcomer's command line (issue 17) -----------------------------------------------------
+
+# The registered names of the contract (DESIGN.md section 5), written out rather than read from
+# the registry the command line lists them from.
+CORE_VARIANTS = (
+    "carousel",
+    "rummy101",
+    "rummy500",
+    "rummy71",
+    "turkish300",
+    "turkish500",
+    "turkish500_cutthroat",
+)
+
+
+def test_version_is_the_version_in_pyproject(capsys: pytest.CaptureFixture[str]) -> None:
+    with (REPO_ROOT / "pyproject.toml").open("rb") as file:
+        version = tomllib.load(file)["project"]["version"]
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"rummylib {version}\n"
+
+
+def test_variants_lists_each_game_on_one_short_row(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\brummy101\W+Rummy 101\W+2-6\b", out)
+    assert re.search(r"\bcarousel\W+Carousel\W+2-5\b", out)
+    assert re.search(r"\brummy500\W+500 Rum\W+2-8\b", out)
+    for name in CORE_VARIANTS:
+        assert name in out
+    # No wall of settings: those are for ``variants NAME``, which the list points to.
+    assert "elimination_threshold" not in out
+    assert "rummylib variants NAME" in out
+
+
+def setting_row(out: str, name: str) -> list[str]:
+    """The cells of one row of a settings table (rich or plain), the setting name first."""
+    for line in out.splitlines():
+        cells = [cell.strip() for cell in re.split(r"[│┃]| {2,}", line) if cell.strip()]
+        if cells and cells[0] == name:
+            return cells
+    raise AssertionError(f"no row for {name!r} in:\n{out}")
+
+
+def test_variants_name_shows_every_setting_with_its_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["variants", "RUMMY71"]) == 0  # any case, as get_variant reads names
+    out = capsys.readouterr().out
+    assert out.startswith("rummy71: Rummy 71, 2-6 players\n")
+    # Defaults and rule numbers as docs/rules/israeli.rst lists them, written as --set reads
+    # them (JSON or text).
+    assert setting_row(out, "elimination_threshold") == ["elimination_threshold", "71", "1.20"]
+    assert setting_row(out, "open_card_after_window") == [
+        "open_card_after_window",
+        "dead",
+        "bottom_of_stock",
+        "1.6",
+    ]
+    assert setting_row(out, "joker_beside_ace") == ["joker_beside_ace", "false", "true", "1.13"]
+    assert setting_row(out, "max_multiplier") == ["max_multiplier", "null", "1.18"]
+    assert setting_row(out, "rebuy_stakes") == ["rebuy_stakes", "[1, 2]", "1.22"]
+    assert setting_row(out, "frish_window") == [
+        "frish_window",
+        "first_go_around",
+        "never",
+        "1.18",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("variant", "setting", "rule"),
+    [
+        ("carousel", "knock_limit", "2.11"),
+        ("turkish500", "deal_pool", "3.11"),
+        ("gin", "oklahoma", "4.6"),
+    ],
+)
+def test_every_variant_names_the_rule_of_its_settings(
+    variant: str, setting: str, rule: str
+) -> None:
+    cls = type(get_variant(variant))
+    assert cls.rule_of(setting) == rule
+    assert cls.rule_of("no_such_setting") is None
+    unnamed = [name for name in cls().settings() if cls.rule_of(name) is None]
+    assert unnamed == []
+
+
+def test_variants_name_shows_a_two_player_game_as_2_players(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @attrs.frozen(kw_only=True)
+    class HeadsUp(Rummy101):
+        """Rummy 101 for two."""
+
+        name: ClassVar[str] = "headsup"
+        title: ClassVar[str] = "Heads-up 101"
+        max_players: ClassVar[int] = 2
+
+    monkeypatch.setattr(cli, "get_variant", lambda name: HeadsUp())
+    assert main(["variants", "headsup"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("headsup: Heads-up 101, 2 players\nRummy 101 for two.\n")
+
+
+def test_variants_name_shows_the_rule_numbers_fields_carry(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @attrs.frozen(kw_only=True)
+    class Numbered(Rummy101):
+        """Rummy 101 whose stake names its rule (:class:`~rummylib.variants.israeli.Rummy101`)."""
+
+        name: ClassVar[str] = "numbered"
+        stake: int = attrs.field(default=3, metadata={"rule": "1.19"})
+
+    monkeypatch.setattr(cli, "get_variant", lambda name: Numbered())
+    assert main(["variants", "numbered"]) == 0
+    out = capsys.readouterr().out
+    # The docstring's first line, without its markup.
+    assert "\nRummy 101 whose stake names its rule (Rummy101).\n" in out
+    assert setting_row(out, "stake") == ["stake", "3", "1.19"]
+    assert "rule" in setting_row(out, "setting")
+
+
+def test_variants_unknown_name_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    err = assert_one_line_error(capsys, ["variants", "canasta"])
+    assert err.startswith("rummylib: argument NAME: unknown variant 'canasta'; known: carousel")
+
+
+def test_simulate_help_lists_the_variant_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["simulate", "--help"]) == 0
+    out = capsys.readouterr().out
+    help_text = " ".join(out.split())  # argparse wraps lines
+    for name in CORE_VARIANTS:
+        assert re.search(rf"\b{name}\b", help_text), name
+    assert "(default: rummy101)" in help_text
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "out"),
+    [
+        (["Ah * 3h"], 0, "Ah *=2h 3h is a run; the joker stands for 2h\n"),
+        # Rule 1.13: jokers keep away from aces in Rummy 71 / 101.
+        (["--variant", "rummy101", "Ah * 3h"], 1, "Ah * 3h is not a meld: joker beside an ace\n"),
+        (["--variant", "carousel", "Ah * 3h"], 0, "Ah *=2h 3h is a run; the joker stands for 2h\n"),
+        # --ace and --joker-beside-ace change the variant's rules.
+        (["--variant", "rummy101", "--joker-beside-ace", "Ah * 3h"], 0, "Ah *=2h 3h is a run; "),
+        (["--variant", "rummy101", "Qh Kh Ah"], 0, "Qh Kh Ah is a run\n"),
+        (["--variant", "rummy101", "--ace", "low", "Qh Kh Ah"], 1, "Qh Kh Ah is not a meld: "),
+    ],
+)
+def test_check_under_a_variants_meld_rules(
+    capsys: pytest.CaptureFixture[str], argv: list[str], code: int, out: str
+) -> None:
+    got_code, got_out, err = run(capsys, *argv)
+    assert (got_code, err) == (code, "")
+    assert got_out.startswith(out)
+
+
+def test_check_arrange_counts_the_variants_card_points(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # An ace in hand counts 1 by default and 15 in Turkish 500 (rule 3.9).
+    assert run(capsys, "--arrange", "7c 7d 7h Ah") == (
+        1,
+        "7c 7d 7h | deadwood Ah (1 point)\n",
+        "",
+    )
+    assert run(capsys, "--variant", "turkish500", "--arrange", "7c 7d 7h Ah") == (
+        1,
+        "7c 7d 7h | deadwood Ah (15 points)\n",
+        "",
+    )
+    # --points still wins over the variant's values.
+    code, out, _ = run(
+        capsys, "--variant", "turkish500", "--arrange", "7c 7d 7h Ah", "--points", "ace=2"
+    )
+    assert (code, out) == (1, "7c 7d 7h | deadwood Ah (2 points)\n")
+
+
+def test_check_arrange_discard_keeps_to_what_the_variant_lets_go(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Without a variant the spare card may be the joker; rule 1.9 never lets a joker go.
+    assert run(capsys, "--arrange", "--discard", "7c 7d 7h *")[1] == (
+        "7c 7d 7h | no deadwood | discard *\n"
+    )
+    code, out, _ = run(capsys, "--variant", "rummy101", "--arrange", "--discard", "7c 7d 7h *")
+    assert code == 0
+    assert out.startswith("7c 7d *=7")
+    assert not out.endswith("discard *\n")
+
+
+def test_check_unknown_variant_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    err = assert_one_line_error(capsys, ["check", "--variant", "canasta", "7h 8h 9h"])
+    assert "argument --variant: unknown variant 'canasta'; known: carousel" in err
+
+
+@pytest.mark.parametrize(
+    ("cards", "code", "out"),
+    [
+        ("Ah 2h *=3h 4h", 0, "Ah 2h *=3h 4h is a run; the joker stands for 3h\n"),
+        # Said in canonical order (the run from its low end), as the table stores it.
+        ("*=3h Ah 2h", 0, "Ah 2h *=3h is a run; the joker stands for 3h\n"),
+        ("9c *=Tc Jc *", 0, "9c *=Tc Jc *=Qc is a run; the jokers stand for Tc Qc\n"),
+        ("7c *=7d 7h", 0, "7c *=7d 7h is a group; the joker stands for 7d\n"),
+        ("7h 8h *=Th", 1, "7h 8h *=Th is not a meld: gap at 9h\n"),
+    ],
+)
+def test_check_reads_declared_jokers(
+    capsys: pytest.CaptureFixture[str], cards: str, code: int, out: str
+) -> None:
+    assert run(capsys, cards) == (code, out, "")
+
+
+def test_check_declared_joker_under_the_israeli_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "--variant", "rummy71", "Ah *=2h 3h") == (
+        1,
+        "Ah *=2h 3h is not a meld: joker beside an ace\n",
+        "",
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "*=3x 4h 5h"], "rummylib: bad card '3x': unknown suit 'x'\n"),
+        (["check", "7h=3h 8h 9h"], "only a joker may declare a card"),
+        (["check", "*= 4h 5h"], "write a declared joker as '*=3h'"),
+        (["check", "--arrange", "Ah *=2h 3h Kd"], "--arrange reads a hand: write the declared"),
+    ],
+)
+def test_check_bad_declared_jokers_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert message in assert_one_line_error(capsys, argv)
+
+
+def test_simulate_title_says_1_match_and_stays_on_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "--variant", "carousel", "--players", "2", "--matches", "1"]
+    assert main([*argv, "--backend", "serial"]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert "carousel: 1 match, 2 players, bots greedy" in lines
+    assert "matches" not in lines[0]
+
+
+def test_simulate_with_mixed_bots_names_the_bot_in_each_seat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "--variant", "carousel", "--players", "4", "--matches", "1"]
+    assert main([*argv, "--bots", "greedy,random,random,greedy", "--backend", "serial"]) == 0
+    out = capsys.readouterr().out
+    title = "carousel: 1 match, 4 players, bots p1 greedy, p2 random, p3 random, p4 greedy"
+    assert title in [line.strip() for line in out.splitlines()]
+    for seat, bot in [("p1", "greedy"), ("p2", "random"), ("p3", "random"), ("p4", "greedy")]:
+        assert re.search(rf"\b{seat}\b.*\b{bot}\b", out)
+
+
+def test_simulate_where_no_match_finished_says_so_and_exits_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # No Carousel match ends within 10 actions: a deal alone takes more.
+    argv = ["simulate", "--variant", "carousel", "--players", "2", "--matches", "2"]
+    code = main([*argv, "--max-actions", "10", "--backend", "serial"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err == (
+        "rummylib: no match finished within 10 actions; a higher --max-actions lets them end\n"
+    )
+    assert re.search(r"matches finished\W+0 of 2\b", captured.out)  # the summary still shows

@@ -93,8 +93,7 @@ class KnockTiming(Choice):
     ANY_TIME_IN_TURN = "any_time_in_turn"
     #: Only before the first draw of the turn.
     START_OF_TURN = "start_of_turn"
-    #: Only once the player has drawn this turn (the moment after the meld action or the third
-    #: draw included).
+    #: Only once the player has drawn this turn (after the meld action or third draw included).
     AFTER_DRAW = "after_draw"
 
 
@@ -116,10 +115,7 @@ class KnockTieAward(Choice):
 
 
 class TieAward(Choice):
-    """What players who tie for the lowest count score, the knocker not involved (2.17).
-
-    The rules name only ``"each_full"``; ``"split"`` mirrors :class:`KnockTieAward`.
-    """
+    """What players tied for the lowest count score, the knocker not involved (2.17)."""
 
     #: Each tied player scores as a winner.
     EACH_FULL = "each_full"
@@ -196,6 +192,11 @@ class Carousel(Variant[CarouselDetail]):
         CarouselPhase.FINAL_TURN: (Pass, Knock, Rearrange),
     }
     before_drawing: ClassVar[str] = "must draw a card first"
+    setting_rules: ClassVar[str] = (
+        "2.3 joker_points ace_points face_points, 2.10 joker_replacement_source, 2.11 knock_limit "
+        "knock_timing, 2.13 on_stock_exhausted, 2.16 going_out_bonus, 2.17 knock_beaten_bonus "
+        "knock_tie_award tie_award, 2.18 target_score target_bonus deal_won_bonus"
+    )
 
     knock_limit: int = attrs.field(default=5, validator=whole(0, maximum=MAX_POINTS))
     knock_timing: KnockTiming = attrs.field(

@@ -240,10 +240,7 @@ State: TypeAlias = "GameState[IsraeliDetail]"
 
 @functools.lru_cache(maxsize=4096)
 def _legal_reading(meld: Meld, rules: MeldRules) -> Meld | str:
-    """The meld if its reading is legal, else a legal reading of its cards, else the reason.
-
-    Cached: a declaration is checked by ``verify`` and read again by ``apply``.
-    """
+    """The meld if its reading is legal, else a legal reading of its cards, else the reason."""
     if meld.is_valid(rules):
         return meld
     try:
@@ -279,6 +276,16 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         IsraeliPhase.REBUY: (Rebuy, DeclineRebuy, ProposeFrish),
     }
     host_events: ClassVar[tuple[type[Action], ...]] = (TimeExpired, Disconnect, Reconnect)
+    lower_score_wins: ClassVar[bool] = True
+    setting_rules: ClassVar[str] = (
+        "1.2 decks jokers, 1.3 hand_size, 1.6 open_card_after_window, 1.13 joker_beside_ace, "
+        "1.15 post_declare_seconds loser_melds, 1.16 ace_points joker_points, 1.17 "
+        "first_deal_multiplier, 1.18 frish_window frish_answer_seconds frish_per_player_per_deal "
+        "max_multiplier, 1.19 stake, 1.20 elimination_threshold, 1.22 rebuy_score "
+        "first_rebuy_mandatory max_rebuys rebuy_stakes, 1.23 first_player sitting_out, 1.24 "
+        "on_stock_exhausted, 1.25 first_go_around_seconds turn_seconds grace_seconds, "
+        "1.26 autoplay_turns"
+    )
     #: The most deadwood points with which the greedy bot proposes Frish (about one dealt
     #: hand in twenty is that strong).
     greedy_frish_propose_deadwood: ClassVar[int] = 20
@@ -451,11 +458,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         return state.current_player is not None and state.current_player not in state.detail.played
 
     def _take_refusal(self, state: State, player: int, card: Card) -> str | None:
-        """R9: a face-up card may not be taken when nothing could be discarded after it.
-
-        The card taken may not be discarded that turn (rule 8), nor a joker (rule 9): a hand
-        of jokers and copies of that card would leave no legal move at all.
-        """
+        """R9: no face-up take that leaves nothing to discard (rules 1.8, 1.9: not it, no joker)."""
         if any(not held.is_joker and held != card for held in state.hands[player]):
             return None
         return f"cannot take {card}: {player_name(player)} could discard nothing after it"
@@ -1023,11 +1026,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         return arrange(hand, self.meld_rules, self.card_points).deadwood_points
 
     def match_statistics(self, state: State) -> tuple[tuple[str, int], ...]:
-        """Rebuys (mandatory and chosen) and Frish votes in the match so far.
-
-        A Frish counts as accepted when every other player in the vote accepted it; a player
-        whose clock ran out during the vote refused it (rule 1.18).
-        """
+        """Rebuys and Frish votes so far (accepted: by all asked; no answer in time refuses)."""
         detail = state.detail
         return (
             ("rebuys", sum(detail.rebuys)),

@@ -166,6 +166,12 @@ class Turkish500(Variant[TurkishDetail]):
     }
     before_drawing: ClassVar[str] = "must draw a card first"
     after_drawing: ClassVar[str] = "has already drawn this turn"
+    setting_rules: ClassVar[str] = (
+        "3.14 decks jokers hand_size, 3.2 start_discard_pile, 3.3 draw_from_discard, 3.5 "
+        "go_out_requires_discard, 3.7 first_go_around_go_out, 3.9 ace_points ace_low_run_points "
+        "joker_points, 3.11 deal_pool pool_tie, 3.12 dealt_rummy_check, 3.13 max_deals "
+        "target_score scoring, 3.15 max_go_arounds"
+    )
 
     decks: int | None = attrs.field(default=2, validator=whole(1, maximum=MAX_DECKS, optional=True))
     jokers: int | None = attrs.field(
@@ -647,11 +653,7 @@ class Turkish500(Variant[TurkishDetail]):
         )
 
     def greedy_action(self, observation: Observation) -> Action | None:
-        """Take discards that gain, and meld a card owed from the discard pile first.
-
-        The rest (laying down the best arrangement's melds, laying off deadwood, discarding
-        the card whose loss costs least) is :class:`~rummylib.bots.GreedyBot`'s own play.
-        """
+        """Take discards that gain, meld a card owed first; the rest is GreedyBot's own play."""
         actions = observation.legal_actions
         if observation.phase is Phase.DRAW and actions:
             return self._greedy_draw(observation, actions)
