@@ -19,9 +19,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+try:  # the cli extra; without it, play and replay say so when they are called
+    import rich.console
+    import rich.markup
+    import rich.table
+except ImportError:
+    HAVE_RICH = False
+else:
+    HAVE_RICH = True
 
 from rummylib import records
 from rummylib._notation import ActionLine, format_action, parse_line
@@ -63,7 +68,7 @@ _SUIT_STYLE: Final = {"h": "red", "d": "red", "c": "", "s": ""}
 
 def _card(card: Card) -> str:
     style = "magenta" if card.is_joker else _SUIT_STYLE.get(card.suit.value if card.suit else "")
-    text = escape(str(card))
+    text = rich.markup.escape(str(card))
     return f"[{style}]{text}[/]" if style else text
 
 
@@ -73,7 +78,7 @@ def _cards(cards: Sequence[Card]) -> str:
 
 def _meld(meld: Meld) -> str:
     return " ".join(
-        f"[magenta]{escape(f'*={stands}')}[/]" if card.is_joker else _card(card)
+        f"[magenta]{rich.markup.escape(f'*={stands}')}[/]" if card.is_joker else _card(card)
         for card, stands in zip(meld.cards, meld.stands_for, strict=True)
     )
 
@@ -82,7 +87,12 @@ class Session:
     """A game in progress between the person (p1) and bots; :meth:`run` reads commands."""
 
     def __init__(
-        self, state: GameState, bots: Sequence[Bot | None], console: Console, *, tty: bool
+        self,
+        state: GameState,
+        bots: Sequence[Bot | None],
+        console: rich.console.Console,
+        *,
+        tty: bool,
     ) -> None:
         self.state = state
         self.bots = bots
@@ -93,7 +103,7 @@ class Session:
     # -- showing ------------------------------------------------------------------------------
 
     def say(self, text: str, style: str = "") -> None:
-        line = escape(text)
+        line = rich.markup.escape(text)
         self.console.print(f"[{style}]{line}[/]" if style else line, soft_wrap=True)
 
     def show(self) -> None:
@@ -102,8 +112,8 @@ class Session:
         print_ = self.console.print
         scores = "  ".join(f"p{seat + 1} {score}" for seat, score in enumerate(view.scores))
         print_(
-            f"[bold]{escape(view.variant.name)}[/] deal {view.deal_number}  scores: {scores}"
-            + (f"  pot {view.pot}" if view.pot else ""),
+            f"[bold]{rich.markup.escape(view.variant.name)}[/] deal {view.deal_number}"
+            f"  scores: {scores}" + (f"  pot {view.pot}" if view.pot else ""),
             soft_wrap=True,
         )
         for index, meld in enumerate(view.table):
@@ -133,7 +143,9 @@ class Session:
             except RummyError as error:
                 self.say(f"  {error}", "red")
             else:
-                self.console.print(f"  [green]{escape(str(meld))}: a {meld.kind.value}[/]")
+                self.console.print(
+                    f"  [green]{rich.markup.escape(str(meld))}: a {meld.kind.value}[/]"
+                )
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -171,7 +183,7 @@ class Session:
         if word in {"quit", "exit"}:
             return False
         handlers: dict[str, Callable[[str], None]] = {
-            "help": lambda rest: self.console.print(escape(_HELP)),
+            "help": lambda rest: self.console.print(rich.markup.escape(_HELP)),
             "moves": self._moves,
             "check": self._check,
             "save": self._save,
@@ -204,7 +216,7 @@ class Session:
         except RummyError as error:
             self.say(str(error), "red")
             return
-        self.console.print(f"[green]{escape(str(meld))} is a {meld.kind.value}[/]")
+        self.console.print(f"[green]{rich.markup.escape(str(meld))} is a {meld.kind.value}[/]")
 
     def _save(self, rest: str) -> None:
         if not rest:
@@ -252,12 +264,12 @@ class Session:
         self.show()
         for line in lines:
             if not self.tty:
-                self.console.print(f"> {escape(line.rstrip())}", soft_wrap=True)
+                self.console.print(f"> {rich.markup.escape(line.rstrip())}", soft_wrap=True)
             if not self.command(line):
                 return
 
 
-def _lines(stream: IO[str], console: Console, *, tty: bool) -> Iterator[str]:
+def _lines(stream: IO[str], console: rich.console.Console, *, tty: bool) -> Iterator[str]:
     while True:
         if tty:
             try:
@@ -293,7 +305,7 @@ def play(
     bots: Sequence[str],
     resume: str | None = None,
     stdin: IO[str] | None = None,
-    console: Console | None = None,
+    console: rich.console.Console | None = None,
 ) -> int:
     """``rummylib play``: the person at p1 against bots; returns the exit code.
 
@@ -301,7 +313,7 @@ def play(
         RummyError: a bad variant, player count, seed, bot name or record to resume.
     """
     stream = sys.stdin if stdin is None else stdin
-    console = console or Console(highlight=False)
+    console = console or rich.console.Console(highlight=False)
     if resume is not None:
         record = records.load(resume)
         if record.view is not None:
@@ -314,7 +326,7 @@ def play(
     table = _bots(bots, state.player_count, 0 if seed is None else seed)
     tty = stream.isatty()
     console.print(
-        f"[bold]{escape(state.variant.title or state.variant.name)}[/]: you are p1; "
+        f"[bold]{rich.markup.escape(state.variant.title or state.variant.name)}[/]: you are p1; "
         "'help' lists the commands",
         soft_wrap=True,
     )
@@ -326,8 +338,8 @@ def play(
 # -- replay ---------------------------------------------------------------------------------------
 
 
-def _score_sheet(record: records.Record, console: Console) -> None:
-    table = Table(title=f"{record.variant.name}: {len(record.deals)} deals")
+def _score_sheet(record: records.Record, console: rich.console.Console) -> None:
+    table = rich.table.Table(title=f"{record.variant.name}: {len(record.deals)} deals")
     table.add_column("deal")
     table.add_column("lines")
     table.add_column("ended by")
@@ -343,24 +355,27 @@ def _score_sheet(record: records.Record, console: Console) -> None:
         ]
         ended = "(unfinished)" if result is None else result.ended_by
         table.add_row(
-            str(deal.number), f"{deal.first_line}-{deal.last_line}", escape(ended), *cells
+            str(deal.number),
+            f"{deal.first_line}-{deal.last_line}",
+            rich.markup.escape(ended),
+            *cells,
         )
     console.print(table)
 
 
-def _deal_actions(record: records.Record, number: int, console: Console) -> None:
+def _deal_actions(record: records.Record, number: int, console: rich.console.Console) -> None:
     if not 1 <= number <= len(record.deals):
         msg = f"--deal {number}: the record has deals 1 to {len(record.deals)}"
         raise ConfigurationError(msg)
     deal = record.deals[number - 1]
     console.print(f"deal {deal.number} (lines {deal.first_line}-{deal.last_line})")
     for action in deal.actions:
-        console.print("  " + escape(format_action(action)), soft_wrap=True)
+        console.print("  " + rich.markup.escape(format_action(action)), soft_wrap=True)
     if deal.result is not None:
-        console.print(escape(str(deal.result)), soft_wrap=True)
+        console.print(rich.markup.escape(str(deal.result)), soft_wrap=True)
 
 
-def _step(record: records.Record, console: Console, stream: IO[str]) -> None:
+def _step(record: records.Record, console: rich.console.Console, stream: IO[str]) -> None:
     tty = stream.isatty()
     steps: Iterator[Any]
     if record.view is None:
@@ -381,11 +396,11 @@ def _step(record: records.Record, console: Console, stream: IO[str]) -> None:
                 return
         if answer.strip().lower() in {"q", "quit"}:
             return
-        console.print("[bold]" + escape(format_action(action)) + "[/]", soft_wrap=True)
+        console.print("[bold]" + rich.markup.escape(format_action(action)) + "[/]", soft_wrap=True)
         _print_moment(moment, seat, console)
 
 
-def _print_moment(moment: Any, seat: int | None, console: Console) -> None:
+def _print_moment(moment: Any, seat: int | None, console: rich.console.Console) -> None:
     if seat is None:
         state: GameState = moment
         hands = "  ".join(
@@ -409,7 +424,7 @@ def replay(
     deal: int | None = None,
     step: bool = False,
     stdin: IO[str] | None = None,
-    console: Console | None = None,
+    console: rich.console.Console | None = None,
 ) -> int:
     """``rummylib replay``: check a record, print its score sheet, a deal, or step through it.
 
@@ -417,14 +432,15 @@ def replay(
         RummyError: the record cannot be read or is not valid (the message names the line),
             or ``deal`` is not one of its deals.
     """
-    console = console or Console(highlight=False)
+    console = console or rich.console.Console(highlight=False)
     if not Path(path).is_file():
         msg = f"no record at {path}"
         raise NotationError(msg)
     record = records.load(path)
     whose = "host's record" if record.view is None else f"p{record.view + 1}'s view"
     console.print(
-        f"{escape(path)}: a valid {whose} of {len(record.actions)} actions", soft_wrap=True
+        f"{rich.markup.escape(path)}: a valid {whose} of {len(record.actions)} actions",
+        soft_wrap=True,
     )
     if step:
         _step(record, console, sys.stdin if stdin is None else stdin)

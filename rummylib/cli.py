@@ -58,7 +58,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from rummylib import svg
+from rummylib import _play, svg
 from rummylib.arrangement import arrange, format_arrangement
 from rummylib.cards import parse_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
@@ -491,11 +491,9 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
 
 def _play_module() -> Any:
     """:mod:`rummylib._play`, which needs rich (the ``cli`` extra)."""
-    try:
-        from rummylib import _play  # noqa: PLC0415  (rich is an optional extra)
-    except ImportError:
+    if not _play.HAVE_RICH:
         msg = "play and replay need rich: pip install 'rummylib[cli]'"
-        raise ConfigurationError(msg) from None
+        raise ConfigurationError(msg)
     return _play
 
 

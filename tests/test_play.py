@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("rich", reason="play and replay draw with rich, the cli extra")
+
 from rummylib import GameState, new_game
 from rummylib._notation import format_action
 from rummylib.bots import GreedyBot
