@@ -13,7 +13,8 @@ Setting ``HYPOTHESIS_NO_PLUGINS`` turns every Hypothesis plugin off, this one in
 
 >>> from hypothesis import find, settings
 >>> from hypothesis import strategies as st
->>> find(st.from_type(Card), lambda card: card.is_joker, settings=settings(database=None))
+>>> fixed = settings(database=None, max_examples=1000, derandomize=True)  # jokers are 1 in 53
+>>> find(st.from_type(Card), lambda card: card.is_joker, settings=fixed)
 Card.parse('*')
 """
 

@@ -713,7 +713,8 @@ report = {"hypothesis_after_rummylib": "hypothesis" in sys.modules}
 from hypothesis import find, settings, strategies as st
 report["strategies_after_hypothesis"] = "rummylib.strategies" in sys.modules
 from rummylib import Card
-card = find(st.from_type(Card), lambda card: card.is_joker, settings=settings(database=None))
+fixed = settings(database=None, max_examples=1000, derandomize=True)  # jokers are 1 card in 53
+card = find(st.from_type(Card), lambda card: card.is_joker, settings=fixed)
 report["card"] = str(card)
 report["strategies_after_use"] = "rummylib.strategies" in sys.modules
 print(json.dumps(report))
