@@ -31,13 +31,13 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, cast
 
 import attrs
 from typing_extensions import TypeVar
 
 from rummylib.actions import ACTION_TYPES, Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
-from rummylib.cards import Card, format_cards
+from rummylib.cards import CARDS, Card, format_cards
 from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError, shorten
 from rummylib.melds import Extension, Meld, MeldRules, canonical_melds, extensions, find_melds
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine
@@ -54,6 +54,7 @@ __all__ = [
     "added",
     "by_index",
     "deal_cards",
+    "discard_action",
     "lay_off_way",
     "lay_offs",
     "meld_reason",
@@ -464,8 +465,9 @@ class Variant(Generic[D]):
                 )
             if kind not in self.phase_actions.get(state.phase, ()):
                 return self.phase_refusal(state, action)
-        refuse: Callable[[GameState[D], Action], str | None] = self._method("refuse_", action.kind)
-        return refuse(state, action)
+        cls: type = type(self)
+        refuse: Callable[..., str | None] = _kind_method(cls, "refuse_", action.kind)
+        return refuse(self, state, action)
 
     def phase_refusal(self, state: GameState[D], action: Action) -> str:
         """The refusal of an action of a kind the phase does not allow."""
@@ -486,36 +488,22 @@ class Variant(Generic[D]):
     def legal_actions(self, state: GameState[D], player: int) -> tuple[Action, ...]:
         """The legal actions of ``player`` (who may act), in canonical order."""
         found: list[Action] = []
+        cls: type = type(self)
         for kind in self.phase_actions.get(state.phase, ()):
-            refuse = self._method("refuse_", kind.kind)
-            candidates = self._method("candidates_", kind.kind)
+            refuse = _kind_method(cls, "refuse_", kind.kind)
+            candidates = _kind_method(cls, "candidates_", kind.kind)
             found.extend(
-                action for action in candidates(state, player) if refuse(state, action) is None
+                action
+                for action in candidates(self, state, player)
+                if refuse(self, state, action) is None
             )
         return tuple(found)
 
     def apply(self, state: GameState[D], action: Action) -> GameState[D]:
         """The state after a verified ``action`` (history not yet appended)."""
-        effect: Callable[[GameState[D], Action], GameState[D]] = self._method("apply_", action.kind)
-        return effect(state, action)
-
-    def _method(self, prefix: str, kind: str) -> Callable[..., Any]:
-        """This variant's method for an action kind: ``refuse_<kind>`` and so on.
-
-        A kind without ``refuse_<kind>`` is legal whenever its phase allows it; a kind whose
-        action has no field but ``player`` lists that one action unless it has
-        ``candidates_<kind>``.
-        """
-        method = getattr(self, prefix + kind, None)
-        if method is not None:
-            return cast("Callable[..., Any]", method)
-        if prefix == "refuse_":
-            return _no_refusal
-        cls = ACTION_TYPES[kind]
-        if prefix == "candidates_" and [field.name for field in attrs.fields(cls)] == ["player"]:
-            return functools.partial(_only_action, cls)
-        msg = f"{type(self).__name__} has no {prefix}{kind} for the {kind} actions it allows"
-        raise NotImplementedError(msg)
+        cls: type = type(self)
+        effect: Callable[..., GameState[D]] = _kind_method(cls, "apply_", action.kind)
+        return effect(self, state, action)
 
     # Shared kinds. A variant lists them in phase_actions and overrides where its rules differ.
 
@@ -560,7 +548,9 @@ class Variant(Generic[D]):
 
     def candidates_discard(self, state: GameState[D], player: int) -> Iterable[Action]:
         """One discard per distinct card in the hand, in card order."""
-        return [Discard(player=player, card=card) for card in by_index(set(state.hands[player]))]
+        return [
+            discard_action(player, CARDS[i]) for i in sorted({c.index for c in state.hands[player]})
+        ]
 
     def apply_discard(self, state: GameState[D], action: Discard) -> GameState[D]:
         """The card goes on the discard pile; then :meth:`end_turn`."""
@@ -688,12 +678,48 @@ class Variant(Generic[D]):
         return ()
 
 
-def _no_refusal(state: object, action: object) -> None:
+@functools.lru_cache(maxsize=4096)
+def _kind_method(cls: type, prefix: str, kind: str) -> Callable[..., Any]:
+    """A variant class's function for an action kind: ``refuse_<kind>`` and so on.
+
+    A kind without ``refuse_<kind>`` is legal whenever its phase allows it; a kind whose
+    action has no field but ``player`` lists that one action unless it has
+    ``candidates_<kind>``. Cached (bounded): the lookup runs for every candidate action.
+    """
+    function = getattr(cls, prefix + kind, None)
+    if function is not None:
+        return cast("Callable[..., Any]", function)
+    if prefix == "refuse_":
+        return _no_refusal
+    action = ACTION_TYPES[kind]
+    if prefix == "candidates_" and [field.name for field in attrs.fields(action)] == ["player"]:
+        return functools.partial(_only_action, action)
+    msg = f"{cls.__name__} has no {prefix}{kind} for the {kind} actions it allows"
+    raise NotImplementedError(msg)
+
+
+def _no_refusal(variant: object, state: object, action: object) -> None:
     return None
 
 
-def _only_action(cls: type[Action], state: object, player: int) -> tuple[Action]:
+def _only_action(cls: type[Action], variant: object, state: object, player: int) -> tuple[Action]:
     return (cls(player=player),)  # type: ignore[call-arg]
+
+
+#: The discards of the first seats, made once: actions are values, and these are listed often.
+_DISCARDS: Final = tuple(tuple(Discard(player=p, card=card) for card in CARDS) for p in range(8))
+
+
+def discard_action(player: int, card: Card) -> Discard:
+    """``Discard(player=player, card=card)``, made once for the first eight seats.
+
+    >>> from rummylib.cards import parse_card
+    >>> discard_action(1, parse_card("7h")) is discard_action(1, parse_card("7h"))
+    True
+    """
+    if player < len(_DISCARDS):
+        return _DISCARDS[player][card.index]
+    return Discard(player=player, card=card)
 
 
 def shares(amount: int, winners: Sequence[int], player_count: int) -> tuple[int, ...]:

@@ -65,6 +65,7 @@ from rummylib.engine import (
     Variant,
     added,
     by_index,
+    discard_action,
     next_player,
     player_name,
     remove_cards,
@@ -228,10 +229,6 @@ class IsraeliDetail:
     frish_proposed: int = attrs.field(default=0, eq=False)
     frish_accepted: int = attrs.field(default=0, eq=False)
     events: tuple[ScoreLine, ...] = ()
-
-
-# Actions are values: the discards listed every turn are made once, here.
-_DISCARDS = tuple(tuple(Discard(player=player, card=card) for card in CARDS) for player in range(6))
 
 
 #: A state of a Rummy 71/101 match.
@@ -518,7 +515,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         """One discard per distinct card, jokers and the card taken face up left out."""
         taken = state.detail.taken_face_up or JOKER
         indexes = {card.index for card in state.hands[player]} - {JOKER_INDEX, taken.index}
-        return [_DISCARDS[player][index] for index in sorted(indexes)]
+        return [discard_action(player, CARDS[index]) for index in sorted(indexes)]
 
     def _melds_refusal(self, melds: Sequence[Meld]) -> str | None:
         """Rule 1.13: a set is a meld if *some* reading of its jokers is legal."""
@@ -951,13 +948,13 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             hand = state.hands[player]
             last = hand[-1]
             if not last.is_joker and last != detail.taken_face_up:
-                return _DISCARDS[player][last.index]
+                return discard_action(player, last)
             values = self.card_points.values
             candidates = [
                 card for card in hand if not card.is_joker and card != detail.taken_face_up
             ]
             worst = max(candidates, key=lambda card: (values[card.index], card.index))
-            return _DISCARDS[player][worst.index]
+            return discard_action(player, worst)
         waiting = [player for player in state.to_act if player in detail.disconnected]
         player = (waiting or list(state.to_act))[0]
         if state.phase is IsraeliPhase.SHOW_MELDS:
