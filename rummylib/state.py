@@ -15,6 +15,7 @@ its rules through the hooks of :class:`~rummylib.engine.Variant`.
 
 from __future__ import annotations
 
+import operator
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -361,16 +362,20 @@ class GameState(Generic[D]):
         >>> state.replace(pot=10).pot, state.pot
         (10, 2)
         """
-        match_changes = {name: changes.pop(name) for name in _MATCH_FIELDS & changes.keys()}
-        if match_changes:
-            changes["match"] = attrs.evolve(self.match, **match_changes)
-        unknown = changes.keys() - _STATE_FIELDS
-        if unknown:
-            msg = f"GameState has no field {sorted(unknown)[0]!r}"
-            raise TypeError(msg)
+        if not changes.keys() <= _STATE_FIELD_SET:  # match-level names, or a mistake
+            match_changes = {name: changes.pop(name) for name in _MATCH_FIELDS & changes.keys()}
+            if match_changes:
+                changes["match"] = attrs.evolve(self.match, **match_changes)
+            unknown = changes.keys() - _STATE_FIELD_SET
+            if unknown:
+                msg = f"GameState has no field {sorted(unknown)[0]!r}"
+                raise TypeError(msg)
         new: GameState[D] = object.__new__(GameState)
-        for name in _STATE_FIELDS:
-            _set(new, name, changes[name] if name in changes else getattr(self, name))
+        # Copy every field, then overwrite the changed ones: the hot path of every action.
+        for name, value in zip(_STATE_FIELDS, _STATE_VALUES(self), strict=True):
+            _set(new, name, value)
+        for name, value in changes.items():
+            _set(new, name, value)
         _set(new, "_legal", {})
         return new
 
@@ -459,6 +464,8 @@ class GameState(Generic[D]):
 
 
 _STATE_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState) if field.init)
+_STATE_FIELD_SET: Final = frozenset(_STATE_FIELDS)
+_STATE_VALUES: Final = operator.attrgetter(*_STATE_FIELDS)
 
 
 def new_game(
