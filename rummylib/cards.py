@@ -168,13 +168,32 @@ class Card:
             index = 13 * _SUIT_ORDER[self.suit] + self.rank - 1
         object.__setattr__(self, "index", index)
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Card:
-            return NotImplemented
-        return self.index == other.index
+    def __new__(cls, rank: Rank | int | None = None, suit: Suit | str | None = None) -> Card:
+        """The one object of the card: equality of cards is identity, checked in C.
+
+        The rules' hot paths (``card in hand``, :func:`~rummylib.engine.remove_cards`) lean
+        on it. A bad card gets an object of its own, so that ``__init__`` raises its error.
+
+        >>> Card(7, "h") is parse_card("7h")
+        True
+        """
+        if _CANONICAL:
+            try:
+                rank, suit = _to_rank(rank), _to_suit(suit)
+            except NotationError:
+                return object.__new__(cls)
+            if rank is None and suit is None:
+                return _CANONICAL[JOKER_INDEX]
+            if rank is not None and suit is not None:
+                return _CANONICAL[13 * _SUIT_ORDER[suit] + rank - 1]
+        return object.__new__(cls)
 
     def __hash__(self) -> int:
         return self.index
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # Pickle, copy and deepcopy give back the one object of the card.
+        return (_card_at, (self.index,))
 
     @property
     def is_joker(self) -> bool:
@@ -227,8 +246,16 @@ def _make_cards() -> tuple[Card, ...]:
     return (*naturals, Card(None, None))
 
 
+#: The one object of each card, once they are made (see Card.__new__).
+_CANONICAL: tuple[Card, ...] = ()
+
 #: Every distinct card, indexed by :attr:`Card.index`.
 CARDS: Final = _make_cards()
+_CANONICAL = CARDS
+
+
+def _card_at(index: int) -> Card:
+    return CARDS[index]
 
 #: The joker.
 JOKER: Final = CARDS[JOKER_INDEX]
