@@ -257,6 +257,7 @@ _CANONICAL = CARDS
 def _card_at(index: int) -> Card:
     return CARDS[index]
 
+
 #: The joker.
 JOKER: Final = CARDS[JOKER_INDEX]
 
