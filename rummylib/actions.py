@@ -13,7 +13,7 @@ Discard(player=1, card=Card.parse('7h'))
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 import attrs
 
@@ -393,6 +393,9 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+_CARRY_MELDS: Final = (DeclareRummy, ShowMelds, LayDown, Rearrange)
+
+
 def canonical_action(action: Action) -> Action:
     """The action with every meld it carries in canonical order (R10), as history records it.
 
@@ -404,6 +407,8 @@ def canonical_action(action: Action) -> Action:
     >>> canonical_action(action).melds[0].cards == parse_cards("7h 8h 9h")
     True
     """
+    if not isinstance(action, _CARRY_MELDS):
+        return action
     if isinstance(action, DeclareRummy | ShowMelds | LayDown):
         melds = canonical_melds(action.melds)
         return action if melds == action.melds else attrs.evolve(action, melds=melds)

@@ -157,6 +157,8 @@ class Card:
     suit: Suit | None = attrs.field(converter=_to_suit, validator=_check_suit)
     #: Canonical number of the card, ``13 * suit + rank - 1`` (0 = Ac … 51 = Ks); 52 = joker.
     index: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    #: ``1 << index``: the card as a bit, for hands kept as bit masks.
+    bit: int = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
@@ -167,6 +169,7 @@ class Card:
         else:
             index = 13 * _SUIT_ORDER[self.suit] + self.rank - 1
         object.__setattr__(self, "index", index)
+        object.__setattr__(self, "bit", 1 << index)
 
     def __new__(cls, rank: Rank | int | None = None, suit: Suit | str | None = None) -> Card:
         """The one object of the card: equality of cards is identity, checked in C.

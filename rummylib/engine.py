@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -55,15 +56,22 @@ __all__ = [
     "by_index",
     "deal_cards",
     "discard_action",
+    "evolve",
     "lay_off_way",
     "lay_offs",
+    "lists_legal",
     "meld_reason",
     "next_player",
     "player_name",
     "remove_cards",
     "shares",
     "shuffled",
+    "simple_action",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_R = TypeVar("_R")
+_set = object.__setattr__
 
 #: A variant's own bookkeeping record (:attr:`GameState.detail <rummylib.state.GameState.detail>`).
 D = TypeVar("D", default=Any)
@@ -136,6 +144,19 @@ def player_name(player: int) -> str:
     'p1'
     """
     return f"p{player + 1}"
+
+
+def lists_legal(function: _F) -> _F:
+    """Mark a ``candidates_<kind>`` hook whose every candidate its class's refusal accepts.
+
+    :meth:`Variant.legal_actions` then lists them without asking ``refuse_<kind>`` once per
+    candidate. The mark holds for the refusal in effect where the hook is defined: a subclass
+    that overrides ``refuse_<kind>`` (and not the hook) has its candidates filtered again.
+    The property tests check, for every variant, that each listed action passes
+    :meth:`Variant.verify`.
+    """
+    function.lists_legal = True  # type: ignore[attr-defined]
+    return function
 
 
 @attrs.frozen(kw_only=True)
@@ -486,17 +507,23 @@ class Variant(Generic[D]):
             raise IllegalActionError(refusal)
 
     def legal_actions(self, state: GameState[D], player: int) -> tuple[Action, ...]:
-        """The legal actions of ``player`` (who may act), in canonical order."""
+        """The legal actions of ``player`` (who may act), in canonical order.
+
+        Each allowed kind's candidates that its refusal accepts; a kind whose candidates hook
+        is marked :func:`lists_legal` (and whose refusal is not overridden below it) is listed
+        without asking the refusal again.
+        """
         found: list[Action] = []
         cls: type = type(self)
-        for kind in self.phase_actions.get(state.phase, ()):
-            refuse = _kind_method(cls, "refuse_", kind.kind)
-            candidates = _kind_method(cls, "candidates_", kind.kind)
-            found.extend(
-                action
-                for action in candidates(self, state, player)
-                if refuse(self, state, action) is None
-            )
+        for candidates, refuse in _phase_listing(cls, state.phase):
+            if refuse is None:
+                found.extend(candidates(self, state, player))
+            else:
+                found.extend(
+                    action
+                    for action in candidates(self, state, player)
+                    if refuse(self, state, action) is None
+                )
         return tuple(found)
 
     def apply(self, state: GameState[D], action: Action) -> GameState[D]:
@@ -511,9 +538,10 @@ class Variant(Generic[D]):
         """The stock must hold a card."""
         return None if state.stock else "the stock is empty"
 
+    @lists_legal
     def candidates_draw_stock(self, state: GameState[D], player: int) -> Iterable[Action]:
-        """One draw."""
-        return (DrawStock(player=player),)
+        """One draw, if the stock holds a card."""
+        return (simple_action(DrawStock, player),) if state.stock else ()
 
     def apply_draw_stock(self, state: GameState[D], action: DrawStock) -> GameState[D]:
         """The top of the stock joins the hand; the player goes on to play."""
@@ -527,9 +555,10 @@ class Variant(Generic[D]):
             return "only the top card of the discard pile can be taken"
         return None if state.discard_pile else "the discard pile is empty"
 
+    @lists_legal
     def candidates_take_discard(self, state: GameState[D], player: int) -> Iterable[Action]:
-        """Taking the top card."""
-        return (TakeDiscard(player=player),)
+        """Taking the top card, if there is one."""
+        return (simple_action(TakeDiscard, player),) if state.discard_pile else ()
 
     def apply_take_discard(self, state: GameState[D], action: TakeDiscard) -> GameState[D]:
         """The top ``count`` discards join the hand; the player goes on to play."""
@@ -546,11 +575,13 @@ class Variant(Generic[D]):
             return None
         return f"{action.card} is not in {player_name(action.player)}'s hand"
 
+    @lists_legal
     def candidates_discard(self, state: GameState[D], player: int) -> Iterable[Action]:
         """One discard per distinct card in the hand, in card order."""
-        return [
-            discard_action(player, CARDS[i]) for i in sorted({c.index for c in state.hands[player]})
-        ]
+        indices = sorted(set(map(_INDEX, state.hands[player])))
+        if player < len(_DISCARDS):
+            return list(map(_DISCARDS[player].__getitem__, indices))
+        return [Discard(player=player, card=CARDS[index]) for index in indices]
 
     def apply_discard(self, state: GameState[D], action: Discard) -> GameState[D]:
         """The card goes on the discard pile; then :meth:`end_turn`."""
@@ -678,8 +709,15 @@ class Variant(Generic[D]):
         return ()
 
 
+_Function = Callable[..., Any]
+
+
+def _defined_by(cls: type, name: str) -> type | None:
+    return next((base for base in cls.__mro__ if name in base.__dict__), None)
+
+
 @functools.lru_cache(maxsize=4096)
-def _kind_method(cls: type, prefix: str, kind: str) -> Callable[..., Any]:
+def _kind_method(cls: type, prefix: str, kind: str) -> _Function:
     """A variant class's function for an action kind: ``refuse_<kind>`` and so on.
 
     A kind without ``refuse_<kind>`` is legal whenever its phase allows it; a kind whose
@@ -688,7 +726,7 @@ def _kind_method(cls: type, prefix: str, kind: str) -> Callable[..., Any]:
     """
     function = getattr(cls, prefix + kind, None)
     if function is not None:
-        return cast("Callable[..., Any]", function)
+        return cast("_Function", function)
     if prefix == "refuse_":
         return _no_refusal
     action = ACTION_TYPES[kind]
@@ -698,13 +736,49 @@ def _kind_method(cls: type, prefix: str, kind: str) -> Callable[..., Any]:
     raise NotImplementedError(msg)
 
 
+@functools.lru_cache(maxsize=4096)
+def _listing(cls: type, kind: str) -> tuple[_Function, _Function | None]:
+    """The candidates of a kind, and the refusal to filter them by (``None``: they are legal)."""
+    candidates = _kind_method(cls, "candidates_", kind)
+    refuse = _kind_method(cls, "refuse_", kind)
+    if refuse is _no_refusal:
+        return candidates, None
+    if getattr(candidates, "lists_legal", False):
+        lister = _defined_by(cls, "candidates_" + kind)
+        refuser = _defined_by(cls, "refuse_" + kind)
+        if lister is not None and refuser is not None and issubclass(lister, refuser):
+            return candidates, None
+    return candidates, refuse
+
+
+@functools.lru_cache(maxsize=4096)
+def _phase_listing(cls: type, phase: PhaseBase) -> tuple[tuple[_Function, _Function | None], ...]:
+    """:func:`_listing` of each kind the phase allows, in order."""
+    declared: Mapping[PhaseBase, tuple[type[Action], ...]] = getattr(cls, "phase_actions", {})
+    kinds = declared.get(phase, ())
+    return tuple(_listing(cls, kind.kind) for kind in kinds)
+
+
 def _no_refusal(variant: object, state: object, action: object) -> None:
     return None
 
 
-def _only_action(cls: type[Action], variant: object, state: object, player: int) -> tuple[Action]:
-    return (cls(player=player),)  # type: ignore[call-arg]
+def _only_action(cls: type, variant: object, state: object, player: int) -> tuple[Action]:
+    return (simple_action(cls, player),)
 
+
+@functools.lru_cache(maxsize=1024)
+def simple_action(cls: type, player: int) -> Action:
+    """The action of kind ``cls`` that has no field but ``player``, made once per seat.
+
+    >>> simple_action(DrawStock, 1) is simple_action(DrawStock, 1)
+    True
+    """
+    action: Action = cls(player=player)
+    return action
+
+
+_INDEX: Final = operator.attrgetter("index")
 
 #: The discards of the first seats, made once: actions are values, and these are listed often.
 _DISCARDS: Final = tuple(tuple(Discard(player=p, card=card) for card in CARDS) for p in range(8))
@@ -720,6 +794,39 @@ def discard_action(player: int, card: Card) -> Discard:
     if player < len(_DISCARDS):
         return _DISCARDS[player][card.index]
     return Discard(player=player, card=card)
+
+
+def evolve(record: _R, **changes: Any) -> _R:
+    """``attrs.evolve(record, **changes)``, fast for a record kept in a ``__dict__``.
+
+    For a variant's own bookkeeping, changed on most turns: a record declared with
+    ``@attrs.frozen(slots=False)`` is copied as one dictionary, without running ``__init__``
+    again (so its validators do not run: the variant fills these fields itself). Any other
+    record goes through :func:`attrs.evolve`.
+
+    >>> @attrs.frozen(slots=False)
+    ... class Count:
+    ...     seen: int = 0
+    >>> evolve(Count(), seen=2)
+    Count(seen=2)
+    >>> evolve(Count(), heard=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: Count has no field 'heard'
+    """
+    fields = getattr(record, "__dict__", None)
+    if fields is None:
+        evolved: _R = attrs.evolve(record, **changes)  # type: ignore[misc]
+        return evolved
+    if not changes.keys() <= fields.keys():
+        unknown = sorted(changes.keys() - fields.keys())[0]
+        msg = f"{type(record).__name__} has no field {unknown!r}"
+        raise TypeError(msg)
+    copied = fields.copy()
+    copied.update(changes)
+    new = object.__new__(type(record))
+    _set(new, "__dict__", copied)
+    return new
 
 
 def shares(amount: int, winners: Sequence[int], player_count: int) -> tuple[int, ...]:

@@ -19,6 +19,7 @@ import operator
 import secrets
 from collections import Counter
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any, Final, Generic
 
 import attrs
@@ -35,6 +36,7 @@ from rummylib.views import Observation, observe
 
 _set = object.__setattr__
 _ACTION_CLASSES: Final = tuple(ACTION_TYPES.values())
+_ACTION_CLASS_SET: Final = frozenset(_ACTION_CLASSES)
 
 __all__ = ["ActionLog", "GameState", "MatchInfo", "Phase", "new_game", "stack_deck"]
 
@@ -51,8 +53,12 @@ class ActionLog:
     action: Action
     length: int = attrs.field(init=False)
 
-    def __attrs_post_init__(self) -> None:
-        _set(self, "length", 1 + (self.previous.length if self.previous else 0))
+    def __init__(self, previous: ActionLog | None, action: Action) -> None:
+        # Written by hand (one node per action): attrs' generated __init__ and a post-init
+        # hook cost twice as much.
+        _set(self, "previous", previous)
+        _set(self, "action", action)
+        _set(self, "length", 1 if previous is None else previous.length + 1)
 
     def actions(self) -> tuple[Action, ...]:
         """Every action, oldest first."""
@@ -112,7 +118,7 @@ class MatchInfo:
 _MATCH_FIELDS: Final = frozenset(field.name for field in attrs.fields(MatchInfo))
 
 
-@attrs.frozen(kw_only=True, repr=False)
+@attrs.frozen(kw_only=True, repr=False, slots=False)
 class GameState(Generic[D]):
     """One moment of a match. Immutable: every change makes a new state.
 
@@ -253,10 +259,15 @@ class GameState(Generic[D]):
             IllegalActionError: ``player`` is not a whole number.
         """
         if player is None:
-            return tuple(action for actor in self.to_act for action in self.legal_actions(actor))
-        if isinstance(player, bool) or not isinstance(player, int):
-            msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
-            raise IllegalActionError(msg)
+            actors = self.to_act
+            if len(actors) != 1:
+                return tuple(action for actor in actors for action in self.legal_actions(actor))
+            player = actors[0]
+        elif player.__class__ is not int:
+            if isinstance(player, bool) or not isinstance(player, int):
+                msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
+                raise IllegalActionError(msg)
+            player = int(player)
         cached = self._legal.get(player)
         if cached is None:
             cached = self.variant.legal_actions(self, player) if player in self.to_act else ()
@@ -310,7 +321,9 @@ class GameState(Generic[D]):
         Raises:
             IllegalActionError: the action is not legal now; the message says why.
         """
-        self.verify(action)
+        listed = self._legal.get(action.player) if action.__class__ in _ACTION_CLASS_SET else None
+        if listed is None or not any(map(operator.is_, listed, repeat(action))):
+            self.verify(action)  # not one of the listed actions (each of which is legal)
         after = self.variant.apply(self, action)
         if after is self:  # pragma: no cover  (every action changes something)
             after = self.replace()
@@ -370,13 +383,13 @@ class GameState(Generic[D]):
             if unknown:
                 msg = f"GameState has no field {sorted(unknown)[0]!r}"
                 raise TypeError(msg)
+        # The hot path of every action: a state keeps its fields in a plain ``__dict__`` (no
+        # slots), so a copy is one C-level dict copy, then the changed fields and a fresh cache.
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        fields["_legal"] = {}
         new: GameState[D] = object.__new__(GameState)
-        # Copy every field, then overwrite the changed ones: the hot path of every action.
-        for name, value in zip(_STATE_FIELDS, _STATE_VALUES(self), strict=True):
-            _set(new, name, value)
-        for name, value in changes.items():
-            _set(new, name, value)
-        _set(new, "_legal", {})
+        _set(new, "__dict__", fields)
         return new
 
     def all_cards(self) -> Counter[Card]:
@@ -465,7 +478,6 @@ class GameState(Generic[D]):
 
 _STATE_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState) if field.init)
 _STATE_FIELD_SET: Final = frozenset(_STATE_FIELDS)
-_STATE_VALUES: Final = operator.attrgetter(*_STATE_FIELDS)
 
 
 def new_game(
