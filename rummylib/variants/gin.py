@@ -20,8 +20,9 @@ Phases, action model and guards follow OpenSpiel move by move (see the rules pag
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, Final, TypeAlias
+from typing import Any, ClassVar, Final, TypeAlias, cast
 
 import attrs
 
@@ -29,13 +30,29 @@ from rummylib._settings import MAX_POINTS, flag, whole
 from rummylib.actions import Action, Discard, DrawStock, Knock, LayDown, LayOff, Pass, TakeDiscard
 from rummylib.arrangement import arrange
 from rummylib.cards import Card, make_deck
-from rummylib.engine import Phase, PhaseBase, Variant, player_name, remove_cards
+from rummylib.engine import (
+    Phase,
+    PhaseBase,
+    Variant,
+    evolve,
+    lists_legal,
+    player_name,
+    remove_cards,
+)
 from rummylib.melds import MeldRules, find_melds
 from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState
 from rummylib.views import Observation
 
-__all__ = ["MAX_UPCARD_TAKES", "WALL", "GinDetail", "GinPhase", "GinRummy", "least_deadwood"]
+__all__ = [
+    "MAX_UPCARD_TAKES",
+    "WALL",
+    "GinDetail",
+    "GinPhase",
+    "GinRummy",
+    "deadwood_floor",
+    "least_deadwood",
+]
 
 #: Groups of 3–4 cards of one rank, runs of 3 or more of one suit, the ace low only.
 RULES: Final = MeldRules(ace="low")
@@ -66,7 +83,7 @@ class GinPhase(PhaseBase):
     DEFENDER_MELDS = "defender_melds"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
 class GinDetail:
     """Gin's own bookkeeping inside a :class:`~rummylib.state.GameState`.
 
@@ -97,6 +114,39 @@ State: TypeAlias = "GameState[GinDetail]"
 @functools.lru_cache(maxsize=8192)
 def _least_deadwood(cards: frozenset[Card], discard: bool) -> int:
     return arrange(tuple(cards), RULES, POINTS, discard=discard).deadwood_points
+
+
+#: The points of the cards of one suit, as a bit mask of ranks (bit 0 the ace): ranks A-7 and 8-K.
+_BIT: Final = operator.attrgetter("bit")
+_LOW_POINTS: Final = tuple(sum(r + 1 for r in range(7) if m >> r & 1) for m in range(128))
+_HIGH_POINTS: Final = tuple(sum(min(r + 8, 10) for r in range(6) if m >> r & 1) for m in range(64))
+
+
+def deadwood_floor(hand: Iterable[Card]) -> int:
+    """A lower bound of :func:`least_deadwood`: the points of cards that fit no meld at all.
+
+    A card fits no meld when its rank is held in fewer than three suits and no two suit
+    neighbours make a run with it; such cards are deadwood in every arrangement, less the
+    largest when an 11th card is discarded. Cheap, so most knocks are refused without a solve.
+
+    >>> from rummylib import parse_cards
+    >>> deadwood_floor(parse_cards("As 2s 3s 7c 7d 7h 8h 9h Th 5d Kc"))  # 5d and Kc: less Kc
+    5
+    """
+    cards = tuple(hand)
+    bits = sum(map(_BIT, cards))  # one pack: each card once
+    suits = bits & 0x1FFF, bits >> 13 & 0x1FFF, bits >> 26 & 0x1FFF, bits >> 39 & 0x1FFF
+    a, b, c, d = suits
+    groups = a & b & (c | d) | c & d & (a | b)  # ranks held in three or four suits
+    total = highest = 0
+    for suit in suits:
+        starts = suit & suit >> 1 & suit >> 2  # the lowest card of each run of three
+        loose = suit & ~(groups | starts | starts << 1 | starts << 2)
+        if loose:
+            total += _LOW_POINTS[loose & 0x7F] + _HIGH_POINTS[loose >> 7]
+            highest = max(highest, loose.bit_length())  # the rank of the highest loose card
+    most = min(highest, 10)
+    return total - most if len(cards) == 11 else total
 
 
 def least_deadwood(hand: Iterable[Card]) -> int:
@@ -210,6 +260,20 @@ class GinRummy(Variant[GinDetail]):
             return f"both players passed the upcard: {player_name(action.player)} draws from stock"
         return None
 
+    @lists_legal
+    def candidates_take_discard(self, state: State, player: int) -> Iterable[Action]:
+        """The upcard, unless both players passed it."""
+        if state.phase is GinPhase.FIRST_UPCARD and state.detail.passes == 2:
+            return ()
+        return super().candidates_take_discard(state, player)
+
+    @lists_legal
+    def candidates_draw_stock(self, state: State, player: int) -> Iterable[Action]:
+        """The top of the stock, once both players were offered the first upcard."""
+        if state.phase is GinPhase.FIRST_UPCARD and state.detail.passes < 2:
+            return ()
+        return super().candidates_draw_stock(state, player)
+
     def refuse_take_discard(self, state: State, action: TakeDiscard) -> str | None:
         """After two passes of the first upcard, the non-dealer must draw from the stock."""
         return self._both_passed(state, action) or super().refuse_take_discard(state, action)
@@ -243,6 +307,25 @@ class GinRummy(Variant[GinDetail]):
             return self._over(state, rest, f"discarding {action.card} leaves")
         return refusal
 
+    @lists_legal
+    def candidates_knock(self, state: State, player: int) -> Iterable[Action]:
+        """The knock, when legal; a hand whose :func:`deadwood_floor` is over is not solved."""
+        hand = state.hands[player]
+        if state.phase is GinPhase.WALL:
+            hand = (*hand, state.discard_pile[-1])
+        if deadwood_floor(hand) > state.detail.knock_card:
+            return ()
+        knock = Knock(player=player)
+        return () if self.refuse_knock(state, knock) else (knock,)
+
+    @lists_legal
+    def candidates_discard(self, state: State, player: int) -> Iterable[Action]:
+        """Every card of the hand; for the knocker, those that keep the knock legal."""
+        listed = super().candidates_discard(state, player)
+        if state.phase is GinPhase.KNOCK_DISCARD:
+            return [a for a in listed if self.refuse_discard(state, cast("Discard", a)) is None]
+        return listed
+
     def refuse_lay_down(self, state: State, action: LayDown) -> str | None:
         """Legal melds of the hand; the knocker's must leave the knock legal."""
         refusal = super().refuse_lay_down(state, action)
@@ -259,12 +342,10 @@ class GinRummy(Variant[GinDetail]):
 
     def apply_take_discard(self, state: State, action: TakeDiscard) -> State:
         """The upcard joins the hand; the draw phase counts it (the cap draws the deal)."""
-        detail = state.detail
-        if state.phase is Phase.DRAW:
-            detail = attrs.evolve(detail, upcard_takes=detail.upcard_takes + 1)
-            if detail.upcard_takes == MAX_UPCARD_TAKES:
-                return self._end(state, f"the upcard was taken {MAX_UPCARD_TAKES} times: a draw")
-        detail = attrs.evolve(detail, taken=state.discard_pile[-1])
+        takes = state.detail.upcard_takes + (state.phase is Phase.DRAW)
+        if takes == MAX_UPCARD_TAKES:
+            return self._end(state, f"the upcard was taken {MAX_UPCARD_TAKES} times: a draw")
+        detail = evolve(state.detail, upcard_takes=takes, taken=state.discard_pile[-1])
         return super().apply_take_discard(state, action).replace(detail=detail)
 
     def end_turn(self, state: State, player: int) -> State:
@@ -275,7 +356,7 @@ class GinRummy(Variant[GinDetail]):
         threw_back = state.discard_pile[-1] == detail.taken
         if threw_back and detail.threw_back:
             return self._end(state, "both players threw back the upcard they took: a draw")
-        detail = attrs.evolve(detail, taken=None, threw_back=threw_back)
+        detail = evolve(detail, taken=None, threw_back=threw_back)
         if len(state.stock) == WALL:
             return self._to(state, 1 - player, GinPhase.WALL, detail=detail)
         return self.next_turn(state, player, detail=detail)
@@ -287,14 +368,14 @@ class GinRummy(Variant[GinDetail]):
         """The knocker (at the wall, taking the upcard) goes on to discard."""
         if state.phase is GinPhase.WALL:
             state = super().apply_take_discard(state, TakeDiscard(player=action.player))
-        detail = attrs.evolve(state.detail, knocker=action.player)
+        detail = evolve(state.detail, knocker=action.player)
         return state.replace(phase=GinPhase.KNOCK_DISCARD, detail=detail)
 
     def apply_pass(self, state: State, action: Pass) -> State:
         """Pass the upcard, draw at the wall, or end a player's laying of cards."""
         phase, other = state.phase, 1 - action.player
         if phase is GinPhase.FIRST_UPCARD:
-            detail = attrs.evolve(state.detail, passes=state.detail.passes + 1)
+            detail = evolve(state.detail, passes=state.detail.passes + 1)
             return self._to(state, other, phase, detail=detail)
         if phase is GinPhase.WALL:
             why = f"the stock is down to {WALL} cards and {player_name(action.player)} passed"
