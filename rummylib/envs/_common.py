@@ -138,6 +138,10 @@ class Match:
             return np.zeros(self.table.size, dtype=np.int8)
         return self.table.mask(self.state, player)
 
+    def is_legal(self, player: int, number: int) -> bool:
+        """Whether ``player`` may play ``number`` now."""
+        return not self.is_done and self.table.is_legal(self.state, player, number)
+
     def play(self, player: int, number: int) -> list[float]:
         """Apply ``player``'s move ``number``; return every seat's reward for it.
 

@@ -557,6 +557,20 @@ class ActionTable:
             mask[list(numbers)] = 1
         return mask
 
+    def is_legal(self, state: GameState, player: int, number: object) -> bool:
+        """Whether ``number`` is one of ``player``'s legal numbers now (never raises).
+
+        >>> from rummylib import new_game
+        >>> state = new_game("gin", players=2, seed=1)
+        >>> table = ActionTable.for_variant(state.variant)
+        >>> table.is_legal(state, 0, 56), table.is_legal(state, 1, 56), table.is_legal(state, 0, -1)
+        (True, False, False)
+        """
+        if isinstance(number, bool) or not isinstance(number, int | np.integer):
+            return False
+        choices = self._choices(state, player)
+        return int(number) in choices.found or int(number) in choices.solve
+
     def decode(self, state: GameState, player: int, number: int) -> Action:
         """The action that ``number`` stands for now.
 

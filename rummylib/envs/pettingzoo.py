@@ -1,8 +1,11 @@
 """PettingZoo AEC environments for every registered variant.
 
-``env(variant, players=…, **settings)`` is the environment wrapped as PettingZoo's classic
-games are (illegal moves end the episode with −1 for the mover, out-of-range numbers are
-refused, the API order is enforced); ``raw_env`` is the bare :class:`RummyEnv`, which raises
+``env(variant, players=…, **settings)`` is the environment as PettingZoo's classic games
+come: an illegal number ends the episode with −1 for the mover (as PettingZoo's
+``TerminateIllegalWrapper`` does, but inside the environment, which saves two layers of
+attribute forwarding on every step), a number out of range fails an assertion (as
+``AssertOutOfBoundsWrapper``), and the API order is enforced (``OrderEnforcingWrapper``).
+``raw_env`` is the bare :class:`RummyEnv`, which raises
 :class:`~rummylib.errors.IllegalActionError` on a number that is not legal now.
 
 Agents are ``player_0 … player_{n-1}`` (seat order; ``player_0`` plays first). Observations are
@@ -27,6 +30,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from rummylib.engine import Variant
 from rummylib.envs._common import SEED_BOUND, Match, make_variant, observation_space
@@ -54,9 +58,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         rewards: str = "score",
         one_deal: bool = False,
         max_actions: int | None = None,
+        illegal_reward: float | None = None,
         **settings: Any,
     ) -> None:
         super().__init__()
+        #: ``None``: an illegal number raises; else it ends the episode with this reward.
+        self.illegal_reward = illegal_reward
         game = make_variant(variant, settings)
         if render_mode not in {None, "ansi"}:
             msg = f"bad render_mode {shorten(render_mode)}: expected None or 'ansi'"
@@ -131,6 +138,13 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             self._was_dead_step(action)
             return
         seat = self._seats[agent]
+        if self.illegal_reward is not None:
+            space = self.action_spaces[agent]
+            inside = 0 <= action < space.n if type(action) is int else space.contains(action)
+            assert inside, "action is not in action space"
+            if not self.match.is_legal(seat, int(action)):
+                self._end_illegal(agent, self.illegal_reward)
+                return
         reward = self.match.play(seat, int(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {other: reward[self._seats[other]] for other in self.agents}
@@ -143,6 +157,17 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             following = (seat + 1) % self.match.players
         self.agent_selection = self.possible_agents[following]
         self._accumulate_rewards()
+
+    def _end_illegal(self, agent: str, reward: float) -> None:
+        # What PettingZoo's TerminateIllegalWrapper does on an illegal move.
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(reward)
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``): every hand, and the legal numbers."""
@@ -203,20 +228,19 @@ def env(
     max_actions: int | None = None,
     **settings: Any,
 ) -> Any:
-    """The environment as PettingZoo's classic games come: wrapped.
+    """The environment as PettingZoo's classic games come (see the module docstring).
 
-    An illegal number ends the episode with reward −1 for the agent that played it
-    (``TerminateIllegalWrapper``); the arguments are those of :func:`raw_env`.
+    An illegal number ends the episode with reward −1 for the agent that played it, as
+    ``TerminateIllegalWrapper`` would; the arguments are those of :func:`raw_env`.
     """
-    game: Any = raw_env(
+    game = RummyEnv(
         variant,
         players,
         render_mode=render_mode,
         rewards=rewards,
         one_deal=one_deal,
         max_actions=max_actions,
+        illegal_reward=-1,
         **settings,
     )
-    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
-    game = wrappers.AssertOutOfBoundsWrapper(game)
     return wrappers.OrderEnforcingWrapper(game)
