@@ -1,0 +1,81 @@
+"""The benchmark scripts run: each ``main`` with tiny arguments prints its tables.
+
+Nothing here is timed or compared with a figure: the scripts measure, these tests only check
+that they still run against the package as it is (and write the JSON the docs page is built
+from).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    """Import ``benchmarks/<name>.py`` by path (``benchmarks/`` is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", BENCHMARKS / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TINY_ENGINE = ["--variants", "gin", "--matches", "2", "--actions", "200", "--block", "100"]
+
+
+def test_bench_engine_prints_a_row_per_variant_and_player_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "figures.json"
+    status = load("bench_engine").main([*TINY_ENGINE, "--deals", "1", "--json", str(output)])
+    assert status == 0
+    printed = capsys.readouterr().out
+    assert "µs/action" in printed
+    assert "worst block" in printed
+    assert "greedy deals/s" in printed
+    (row,) = json.loads(output.read_text(encoding="utf-8"))["rows"]
+    assert (row["variant"], row["players"], row["actions"], row["matches"]) == ("gin", 2, 400, 2)
+    assert row["blocks"] == 4
+    assert row["greedy_deals"] >= 1
+
+
+def test_bench_engine_counts_only_whole_blocks() -> None:
+    figures = load("bench_engine").random_play("gin", 2, matches=1, cap=50, block=1000, seed=1)
+    assert figures["actions"] == 50
+    assert figures["blocks"] == 0
+    assert figures["worst_block_us"] is None
+
+
+def test_bench_engine_compares_two_pythonpaths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both sides are this checkout: the point is that the child runs and the columns fill.
+    output = tmp_path / "compare.json"
+    repo = str(BENCHMARKS.parent)
+    argv = [*TINY_ENGINE, "--deals", "0", "--compare", repo, "--rounds", "1"]
+    assert load("bench_engine").main([*argv, "--json", str(output)]) == 0
+    printed = capsys.readouterr().out
+    assert "µs before" in printed
+    (row,) = json.loads(output.read_text(encoding="utf-8"))["rows"]
+    assert row["before"]["actions"] == row["after"]["actions"] == 400
+    assert row["random_speedup"] > 0
+
+
+def test_bench_memory_prints_memory_and_json_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--games", "gin:2", "--lengths", "100,200", "--repeat", "1", "--attempts", "1"]
+    assert load("bench_memory").main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "B/action" in printed
+    assert "from_json µs/act" in printed
+    table = printed.split("Saving and loading")[1]
+    assert [line.split()[2] for line in table.splitlines() if line.startswith("gin 2p")] == [
+        "100",
+        "200",
+    ]
