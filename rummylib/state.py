@@ -46,19 +46,27 @@ class ActionLog:
     """One action of a match's history, linked to the actions before it.
 
     Appending is O(1) and every state shares its predecessor's log, so a long match costs
-    nothing per action; :attr:`GameState.history` reads it as a tuple.
+    one small node per action (two references; the actions listed by the engine are shared
+    objects); :attr:`GameState.history` reads it as a tuple.
     """
 
     previous: ActionLog | None
     action: Action
-    length: int = attrs.field(init=False)
 
     def __init__(self, previous: ActionLog | None, action: Action) -> None:
-        # Written by hand (one node per action): attrs' generated __init__ and a post-init
-        # hook cost twice as much.
+        # Written by hand (one node per action): attrs' generated __init__ costs twice as much.
         _set(self, "previous", previous)
         _set(self, "action", action)
-        _set(self, "length", 1 if previous is None else previous.length + 1)
+
+    @property
+    def length(self) -> int:
+        """How many actions the log holds (counted along the chain: O(length))."""
+        count = 0
+        node: ActionLog | None = self
+        while node is not None:
+            count += 1
+            node = node.previous
+        return count
 
     def actions(self) -> tuple[Action, ...]:
         """Every action, oldest first."""
@@ -87,7 +95,7 @@ class ActionLog:
 def _same_log(first: ActionLog | None, second: ActionLog | None) -> bool:
     if first is second:
         return True
-    if first is None or second is None or first.length != second.length:
+    if first is None or second is None:
         return False
     return first.actions() == second.actions()
 
