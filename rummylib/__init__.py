@@ -3,36 +3,49 @@
 >>> import rummylib
 >>> rummylib.is_meld(rummylib.parse_cards("Ah 2h * 4h"), rummylib.MeldRules())
 True
+
+``import rummylib`` imports nothing but this list of names: each name is imported with its
+module on first use (:pep:`562`), so a program pays only for what it uses. The variants are
+imported one by one on their first look-up (:mod:`rummylib.registry`), and so is the
+arrangement solver (:mod:`rummylib.arrangement`).
+
+>>> hand = rummylib.parse_cards("7h 7s 7d Kc")
+>>> rummylib.arrange(hand, rummylib.MeldRules(), rummylib.CardPoints()).deadwood_points
+10
 """
 
 from __future__ import annotations
 
-from rummylib.arrangement import Arrangement, arrange
-from rummylib.cards import (
-    JOKER,
-    Card,
-    Rank,
-    Suit,
-    format_cards,
-    make_deck,
-    parse_card,
-    parse_cards,
-    sort_by_rank,
-    sort_by_suit,
-)
-from rummylib.errors import (
-    ConfigurationError,
-    IllegalActionError,
-    InvalidMeldError,
-    NotationError,
-    RummyError,
-    UnknownVariantError,
-)
-from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, find_melds, is_meld, parse_meld
-from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
-from rummylib.state import GameState, Phase, new_game, stack_deck
-from rummylib.variants import VARIANTS, Variant, get_variant
-from rummylib.views import Observation
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:  # what __getattr__ gives, for type checkers and readers
+    from rummylib.arrangement import Arrangement, arrange
+    from rummylib.cards import (
+        JOKER,
+        Card,
+        Rank,
+        Suit,
+        format_cards,
+        make_deck,
+        parse_card,
+        parse_cards,
+        sort_by_rank,
+        sort_by_suit,
+    )
+    from rummylib.errors import (
+        ConfigurationError,
+        IllegalActionError,
+        InvalidMeldError,
+        NotationError,
+        RummyError,
+        UnknownVariantError,
+    )
+    from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, find_melds, is_meld, parse_meld
+    from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine, hand_points
+    from rummylib.state import GameState, Phase, new_game, stack_deck
+    from rummylib.variants import VARIANTS, Variant, get_variant
+    from rummylib.views import Observation
 
 __all__ = [
     "JOKER",
@@ -76,3 +89,83 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+#: The modules of the public names, each with the names it gives.
+_MODULES: Final = {
+    "rummylib.arrangement": ("Arrangement", "arrange"),
+    "rummylib.cards": (
+        "JOKER",
+        "Card",
+        "Rank",
+        "Suit",
+        "format_cards",
+        "make_deck",
+        "parse_card",
+        "parse_cards",
+        "sort_by_rank",
+        "sort_by_suit",
+    ),
+    "rummylib.errors": (
+        "ConfigurationError",
+        "IllegalActionError",
+        "InvalidMeldError",
+        "NotationError",
+        "RummyError",
+        "UnknownVariantError",
+    ),
+    "rummylib.melds": (
+        "AceRule",
+        "Meld",
+        "MeldKind",
+        "MeldRules",
+        "find_melds",
+        "is_meld",
+        "parse_meld",
+    ),
+    "rummylib.scoring": ("CardPoints", "DealResult", "MatchResult", "ScoreLine", "hand_points"),
+    "rummylib.state": ("GameState", "Phase", "new_game", "stack_deck"),
+    "rummylib.variants": ("VARIANTS", "Variant", "get_variant"),
+    "rummylib.views": ("Observation",),
+}
+#: Each public name with the module that defines it.
+_LAZY: Final = {name: module for module, names in _MODULES.items() for name in names}
+#: The modules that ``import rummylib`` used to import, still reachable as attributes
+#: (``rummylib.state.GameState``) without an import of their own.
+_SUBMODULES: Final = frozenset(
+    {
+        "actions",
+        "arrangement",
+        "cards",
+        "engine",
+        "errors",
+        "melds",
+        "registry",
+        "scoring",
+        "state",
+        "table",
+        "variants",
+        "views",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """A public name or module of rummylib, imported on first use (:pep:`562`).
+
+    Raises:
+        AttributeError: rummylib has no such name.
+    """
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The package's names, the ones not imported yet included."""
+    return sorted(globals().keys() | _LAZY.keys() | _SUBMODULES)

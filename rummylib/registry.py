@@ -1,17 +1,21 @@
 """The registry of variants: every game rummylib knows, built in or added by a plugin.
 
-The built-in variants register themselves when :mod:`rummylib.variants` is imported (which
-``import rummylib`` does). A package adds its own by declaring an entry point in the group
-``rummylib.variants``::
+The built-in variants are registered by name here, each with the module that defines it, and a
+module is imported on the first look-up of one of its variants (``import rummylib`` imports
+none of them): :func:`get_variant` and ``VARIANTS[name]`` import the one module they need, and
+so do ``VARIANTS.values()`` and ``VARIANTS.items()`` for all. Listing the names
+(``list(VARIANTS)``, ``name in VARIANTS``) imports nothing. A package adds its own variants by
+declaring an entry point in the group ``rummylib.variants``::
 
     [project.entry-points."rummylib.variants"]
     knock7 = "mypackage.knock:KnockSeven"
 
-Entry points are read on the first look-up, so installing the package is enough:
+Entry points are read on the first look-up (or listing), so installing the package is enough:
 :func:`get_variant`, :func:`~rummylib.state.new_game`, :data:`VARIANTS` and
 ``rummylib variants`` all find the new variant. A plugin that cannot be loaded (an import
 error, a class that is not a :class:`~rummylib.engine.Variant`, a name already taken) is left
 out with a :class:`PluginWarning` naming its entry point; the other variants are unaffected.
+A plugin cannot take the name or an alias of a built-in variant, imported yet or not.
 :func:`register_variant` registers a class directly, for variants defined in a script.
 
 >>> VARIANTS["rummy101"].name
@@ -22,15 +26,18 @@ out with a :class:`PluginWarning` naming its entry point; the other variants are
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib
 import warnings
 from collections.abc import Iterator, Mapping
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
 
 from rummylib.engine import Variant
 from rummylib.errors import ConfigurationError, UnknownVariantError, shorten
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -52,6 +59,25 @@ MAX_NAME_LENGTH: Final = 100
 _V = TypeVar("_V", bound=type[Variant])
 
 
+#: The built-in variants: registered name -> (``"module:Class"``, the aliases that class
+#: declares). A module is imported on the first look-up of one of its variants; the names and
+#: aliases are taken from the start, so that no plugin can claim one. tests/test_import.py holds
+#: this table to the classes themselves.
+_BUILT_IN: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
+    "rummy71": ("rummylib.variants.israeli:Rummy71", ("rami71", "israeli71")),
+    "rummy101": ("rummylib.variants.israeli:Rummy101", ("rami101", "israeli101", "israeli")),
+    "carousel": ("rummylib.variants.carousel:Carousel", ("manipulation_rummy", "vrtuljak")),
+    "turkish500": ("rummylib.variants.turkish:Turkish500", ("turkish", "500_remi")),
+    "turkish300": ("rummylib.variants.turkish:Turkish300", ("300_remi",)),
+    "turkish500_cutthroat": (
+        "rummylib.variants.turkish:Turkish500Cutthroat",
+        ("500_acimasiz", "turkish_cutthroat"),
+    ),
+    "rummy500": ("rummylib.variants.turkish:Rummy500", ("500_rum", "rum500", "500rummy")),
+    "gin": ("rummylib.variants.gin:GinRummy", ("gin_rummy",)),
+}
+
+
 class PluginWarning(UserWarning):
     """A variant plugin could not be registered; the message names its entry point."""
 
@@ -61,14 +87,51 @@ def _fold(name: str) -> str:
     return "".join(char for char in name.lower() if char.isalnum())
 
 
-class _Registry(Mapping[str, type[Variant]]):
-    """Variant classes by registered name; plugins are loaded on the first read."""
+def _entry_points(group: str) -> tuple[EntryPoint, ...]:
+    """The installed entry points of ``group``.
 
-    def __init__(self, group: str = ENTRY_POINT_GROUP) -> None:
+    :mod:`importlib.metadata` is imported here, on the first look-up, rather than with this
+    module: importing it takes about 30 ms (issue #12), more than the engine core.
+    """
+    import importlib.metadata  # noqa: PLC0415  (deferred on purpose, see above)
+
+    return tuple(importlib.metadata.entry_points(group=group))
+
+
+class _Registry(Mapping[str, type[Variant]]):
+    """Variant classes by registered name; plugins are loaded on the first read.
+
+    ``built_in`` names variants by ``"module:Class"`` (as ``_BUILT_IN`` does); each is
+    imported on its first look-up. A registry made with a group of its own and no
+    ``built_in`` (as the tests make) holds only what is registered into it.
+    """
+
+    def __init__(
+        self,
+        group: str = ENTRY_POINT_GROUP,
+        built_in: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
+    ) -> None:
         self._group = group
-        self._classes: dict[str, type[Variant]] = {}
+        self._classes: dict[str, type[Variant]] = {}  # registered name -> class, once imported
         self._folded: dict[str, str] = {}  # folded name or alias -> registered name
+        self._built_in: dict[str, str] = {}  # registered name -> "module:Class"
         self._plugins_loaded = False
+        for name, (where, aliases) in (built_in or {}).items():
+            keys = [_fold(name), *(_fold(alias) for alias in aliases)]
+            for key in keys:
+                if key in self._folded:
+                    msg = f"the name {key!r} of {where} is taken by variant {self._folded[key]!r}"
+                    raise ConfigurationError(msg)
+            self._built_in[name] = where
+            for key in keys:
+                self._folded[key] = name
+
+    def _holds(self, name: str, cls: type[Variant]) -> bool:
+        """Whether ``cls`` is the class registered as ``name`` (a built-in one, imported or not)."""
+        registered = self._classes.get(name)
+        if registered is not None:
+            return registered is cls
+        return self._built_in.get(name) == f"{cls.__module__}:{cls.__qualname__}"
 
     def register(self, cls: type[Variant]) -> None:
         if not isinstance(cls, type) or not issubclass(cls, Variant):
@@ -86,23 +149,37 @@ class _Registry(Mapping[str, type[Variant]]):
         keys = [_fold(name), *(_fold(alias) for alias in aliases)]
         for key in keys:
             taken = self._folded.get(key)
-            if taken is not None and self._classes[taken] is not cls:
+            if taken is not None and not self._holds(taken, cls):
                 msg = f"the name {key!r} of {cls.__qualname__} is taken by variant {taken!r}"
                 raise ConfigurationError(msg)
         self._classes[name] = cls
         for key in keys:
             self._folded[key] = name
 
+    def _class(self, name: str) -> type[Variant]:
+        """The class registered as ``name``, importing a built-in one's module the first time.
+
+        Raises:
+            KeyError: no variant is registered as ``name``.
+        """
+        cls = self._classes.get(name)
+        if cls is not None:
+            return cls
+        module, _, qualname = self._built_in[name].partition(":")
+        cls = getattr(importlib.import_module(module), qualname)
+        self.register(cls)
+        return self._classes[name]
+
     def find(self, name: str) -> type[Variant] | None:
         self._load_plugins()
         registered = self._folded.get(_fold(name))
-        return None if registered is None else self._classes[registered]
+        return None if registered is None else self._class(registered)
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded:
             return
         self._plugins_loaded = True
-        for entry in importlib.metadata.entry_points(group=self._group):
+        for entry in _entry_points(self._group):
             where = f"entry point {entry.name!r} ({entry.value}) of group {self._group!r}"
             try:
                 cls = entry.load()
@@ -119,21 +196,25 @@ class _Registry(Mapping[str, type[Variant]]):
 
     def __getitem__(self, name: str) -> type[Variant]:
         self._load_plugins()
-        return self._classes[name]
+        return self._class(name)
+
+    def __contains__(self, name: object) -> bool:
+        self._load_plugins()
+        return name in self._classes or name in self._built_in
 
     def __iter__(self) -> Iterator[str]:
         self._load_plugins()
-        return iter(sorted(self._classes))
+        return iter(sorted(self._classes.keys() | self._built_in.keys()))
 
     def __len__(self) -> int:
         self._load_plugins()
-        return len(self._classes)
+        return len(self._classes.keys() | self._built_in.keys())
 
     def __repr__(self) -> str:
         return f"<variants: {', '.join(self)}>"
 
 
-_REGISTRY: Final = _Registry()
+_REGISTRY: Final = _Registry(built_in=_BUILT_IN)
 
 #: Every registered variant class by name (built-in and plugin variants), read-only.
 VARIANTS: Mapping[str, type[Variant]] = _REGISTRY

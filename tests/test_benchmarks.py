@@ -79,3 +79,8 @@ def test_bench_memory_prints_memory_and_json_tables(capsys: pytest.CaptureFixtur
         "100",
         "200",
     ]
+
+
+def test_bench_import_prints_what_the_import_adds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert load("bench_import").main(["--runs", "1"]) == 0
+    assert "import rummylib adds" in capsys.readouterr().out

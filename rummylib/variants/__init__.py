@@ -1,6 +1,9 @@
-"""The built-in variants, registered in :mod:`rummylib.registry` when this package is imported.
+"""The built-in variants, one module each, and the registry's names where they have always been.
 
-The registry's names are re-exported here, where they have always been importable:
+:mod:`rummylib.registry` knows every built-in variant by name and imports its module on the
+first look-up, so importing this package imports no variant module. The variant classes are
+still importable from here (``from rummylib.variants import Rummy101``): the first use of one
+imports its module. The registry's names are re-exported too:
 
 >>> from rummylib.variants import get_variant
 >>> get_variant("Rummy-101").elimination_threshold
@@ -15,16 +18,27 @@ rummylib.errors.UnknownVariantError: unknown variant 'canasta'; known: carousel,
 Traceback (most recent call last):
 ...
 rummylib.errors.ConfigurationError: unknown setting 'name' for carousel; settings: ...
+>>> from rummylib.variants import Turkish300
+>>> Turkish300.name
+'turkish300'
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
 from rummylib.engine import Variant
 from rummylib.registry import VARIANTS, get_variant, register_variant
-from rummylib.variants.carousel import Carousel
-from rummylib.variants.gin import GinRummy
-from rummylib.variants.israeli import IsraeliRummy, Rummy71, Rummy101
-from rummylib.variants.turkish import Rummy500, Turkish300, Turkish500, Turkish500Cutthroat
+
+if TYPE_CHECKING:  # what __getattr__ gives, for type checkers (the ``as`` ones as before)
+    from rummylib.variants.carousel import Carousel as Carousel
+    from rummylib.variants.gin import GinRummy
+    from rummylib.variants.israeli import IsraeliRummy, Rummy71, Rummy101
+    from rummylib.variants.turkish import Rummy500 as Rummy500
+    from rummylib.variants.turkish import Turkish300 as Turkish300
+    from rummylib.variants.turkish import Turkish500 as Turkish500
+    from rummylib.variants.turkish import Turkish500Cutthroat as Turkish500Cutthroat
 
 __all__ = [
     "VARIANTS",
@@ -37,14 +51,39 @@ __all__ = [
     "register_variant",
 ]
 
-for _builtin in (
-    Rummy71,
-    Rummy101,
-    Carousel,
-    Turkish500,
-    Turkish300,
-    Turkish500Cutthroat,
-    Rummy500,
-    GinRummy,
-):
-    register_variant(_builtin)
+#: The names this package gives on first use, each with the module that defines it.
+_LAZY: Final = {
+    "Carousel": "rummylib.variants.carousel",
+    "GinRummy": "rummylib.variants.gin",
+    "IsraeliRummy": "rummylib.variants.israeli",
+    "Rummy71": "rummylib.variants.israeli",
+    "Rummy101": "rummylib.variants.israeli",
+    "Rummy500": "rummylib.variants.turkish",
+    "Turkish300": "rummylib.variants.turkish",
+    "Turkish500": "rummylib.variants.turkish",
+    "Turkish500Cutthroat": "rummylib.variants.turkish",
+}
+#: The variant modules, which ``rummylib.variants.<module>`` reaches without importing it first.
+_MODULES: Final = frozenset({"carousel", "gin", "israeli", "turkish"})
+
+
+def __getattr__(name: str) -> Any:
+    """A variant class or module of this package, imported on first use (:pep:`562`).
+
+    Raises:
+        AttributeError: this package has no such name.
+    """
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    elif name in _MODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The package's names, the ones not imported yet included."""
+    return sorted(globals().keys() | _LAZY.keys() | _MODULES)
