@@ -43,6 +43,7 @@ replayed through the rules.
 from __future__ import annotations
 
 import datetime
+import itertools
 import os
 import re
 import tomllib
@@ -1441,8 +1442,42 @@ class _Completion:
             taken = Counter(state.discard_pile[-action.count :])
         elif isinstance(action, TakeOpenCard) and state.open_card is not None:
             taken = Counter([state.open_card])
+        turn: Counter[Card] = Counter()
         for later in self._turn(index):  # the rules may look ahead: "can it be melded?"
             state = self._give(state, seat, later - taken, step.line, keep=needs, strict=False)
+            turn = later
+        if taken and not self._plays_on(state, index):
+            state = self._to_take(state, index, needs | taken | turn)
+        return state
+
+    def _plays_on(self, state: GameState, index: int) -> bool:
+        """Whether step ``index`` and the rest of its player's turn as written are legal."""
+        seat = self.steps[index].action.player
+        for later in self.steps[index:]:
+            if later.action.player != seat or later.block is not None:
+                break
+            if not state.is_legal(later.action):
+                return False
+            state = state.apply(later.action)
+        return True
+
+    def _to_take(self, state: GameState, index: int, keep: Counter[Card]) -> GameState:
+        """Give the taker one or two hidden cards so that the take and its turn are legal.
+
+        For a record that does not show what the rules ask of the taker (it ends before the
+        taker melds the card taken, say). Searched in card order, single cards first: any
+        answer will do, for no line of the record says more about the hidden hand.
+        """
+        step = self.steps[index]
+        seat = step.action.player
+        others = [s for s in range(state.player_count) if s not in {seat, self.view}]
+        hidden = (card for other in others for card in self._hidden(state, other).elements())
+        pool = sorted({*state.stock, *hidden}, key=lambda card: card.index)
+        for size in (1, 2):
+            for cards in itertools.combinations(pool, size):
+                trial = self._give(state, seat, Counter(cards), step.line, keep=keep, strict=False)
+                if self._plays_on(trial, index):
+                    return trial
         return state
 
     def _prepare_draw(self, state: GameState, drawn: Card, line: int) -> GameState:

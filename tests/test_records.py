@@ -696,3 +696,17 @@ def test_golden_records_name_their_players() -> None:
     record = load(DATA / "rummy101.toml")
     assert record.names == ("Dana", "Eli")
     assert record.metadata["event"] == "golden record: rule 1.11 declaration on the first turn"
+
+
+@pytest.mark.parametrize(("seed", "view"), [(21, 0), (135, 3), (229, 0)])
+def test_a_view_ending_before_a_take_is_melded_still_replays(seed: int, view: int) -> None:
+    # Rummy 500: the deepest card taken must be melded this turn (rule 3.3): the record ends
+    # before the taker melds it, so the hidden hand is filled with cards that can.
+    rng = random.Random(seed)
+    state = new_game("rummy500", players=4, seed=seed)
+    for _ in range(rng.randint(5, 40)):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    record = loads(dumps(state, view=view))
+    assert record.final_observation == state.observation(view)
