@@ -55,6 +55,7 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
+import threading
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
@@ -130,7 +131,7 @@ class Solution(NamedTuple):
 # Groups: which per-suit tile counts at one rank can be cut into groups, with how many jokers.
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)
 def _group_partitions(
     counts: tuple[int, ...], jokers: int, min_size: int, max_size: int
 ) -> tuple[tuple[tuple[int, ...], int], ...] | None:
@@ -158,7 +159,7 @@ def _group_partitions(
     return None
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def _group_table(min_size: int, max_size: int, jokers: int) -> tuple[tuple[int, ...], ...]:
     """For each packed group code, the joker counts (0…``jokers``) that complete its groups."""
     table: list[tuple[int, ...]] = []
@@ -195,22 +196,44 @@ _STATES: list[tuple[int, int, int, int]] = []
 _OWED: list[int] = [0] * (1 << _SUIT_BITS)
 
 
+_STATE_LOCK: Final = threading.Lock()
+
+
 def _state_id(state: tuple[int, int, int, int]) -> int:
-    """The small number that stands for a run state (open runs per bucket) in packed keys."""
+    """The small number that stands for a run state (open runs per bucket) in packed keys.
+
+    A new state is numbered under a lock, and its number is published last, once its entries
+    in ``_STATES`` and ``_OWED`` are written: another thread never sees a half-made state.
+    """
     found = _STATE_IDS.get(state)
-    if found is None:
-        found = len(_STATES)
-        if found >= 1 << _SUIT_BITS:  # pragma: no cover  (needs absurd card counts)
-            msg = "too many open runs in one suit"
-            raise OverflowError(msg)
-        _STATE_IDS[state] = found
-        _STATES.append(state)
-        short, two, long, joker_end = state
-        _OWED[found] = 2 * short + two + joker_end - long
+    if found is not None:
+        return found
+    with _STATE_LOCK:
+        found = _STATE_IDS.get(state)
+        if found is None:
+            found = len(_STATES)
+            if found >= 1 << _SUIT_BITS:  # pragma: no cover  (needs absurd card counts)
+                msg = "too many open runs in one suit"
+                raise OverflowError(msg)
+            _STATES.append(state)
+            short, two, long, joker_end = state
+            _OWED[found] = 2 * short + two + joker_end - long
+            _STATE_IDS[state] = found
     return found
 
 
-_state_id((0, 0, 0, 0))
+def _number_common_states() -> None:
+    """Number the run states at import, in a fixed order: no runs open is state 0.
+
+    Every state whose buckets hold at most two runs each is numbered, by tuple order. Packed
+    keys, and with them the search's tie-breaks between equally good plays, then never depend
+    on what was solved before in the process. Rarer states are numbered as they first appear.
+    """
+    for short, two, long, joker_end in itertools.product(range(3), repeat=4):
+        _state_id((short, two, long, joker_end))
+
+
+_number_common_states()
 
 
 class _Step(NamedTuple):
@@ -225,7 +248,7 @@ class _Step(NamedTuple):
     started_jokers: int
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1 << 14)
 def _steps(  # noqa: PLR0912, PLR0917  (the transition rules in one place)
     state: int,
     naturals: int,
@@ -383,16 +406,21 @@ def solve(
         max_group_size=max_group_size,
         high_ace_possible=tuple(high_possible),
     )
+    # every search reads the same tiles and bounds: worked out once
+    available = _available(problem)
+    remaining, ceiling = _future_bounds(problem, available, jokers)
+    searched = functools.partial(_search, problem, jokers=jokers, remaining=remaining)
+    relaxed = _plan(problem, available, strict=False)
     # a quick beam search finds a good solution; the exact search then only looks for better
-    found = _search(problem, strict=False, jokers=jokers, beam=BEAM)
-    _, ceiling = _future_bounds(problem, _available(problem), jokers)
-    if found is None or found[4] < ceiling:
-        floor = _NEG if found is None else found[4] + 1
-        better = _search(problem, strict=False, jokers=jokers, floor=floor)
+    reached = searched(strict=False, plan=relaxed, beam=BEAM)
+    if reached is None or reached.value < ceiling:
+        floor = _NEG if reached is None else reached.value + 1
+        better = searched(strict=False, plan=relaxed, floor=floor)
         if better is not None:
-            found = better
-    if found is not None:
-        runs, groups, used, hand_used, value = found
+            reached = better
+    if reached is not None:
+        # only the search whose result is kept traces its melds back
+        runs, groups, used, hand_used, value = _trace_back(problem, reached)
         spare = table_jokers + hand_jokers - sum(sum(run.jokers) for run in runs)
         spare -= sum(group.jokers for group in groups)
         placed = _absorb(runs, groups, spare, layout, max_group_size, longest_run)
@@ -401,10 +429,10 @@ def solve(
             return _finish(
                 runs, groups, used, hand_jokers, value + hand_jokers * joker_value, longest_run
             )
-    found = _search(problem, strict=True, jokers=jokers)
-    if found is None:
+    reached = searched(strict=True, plan=_plan(problem, available, strict=True))
+    if reached is None:
         return None
-    runs, groups, used, hand_used, value = found
+    runs, groups, used, hand_used, value = _trace_back(problem, reached)
     return _finish(runs, groups, used, hand_used, value, longest_run)
 
 
@@ -617,31 +645,21 @@ def _rank_state(item: tuple[int, int]) -> tuple[int, int, int, int]:
     )
 
 
-def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
-    problem: _Problem, *, strict: bool, jokers: int, floor: int = _NEG, beam: int = 0
-) -> tuple[list[Run], list[Group], list[int], int, int] | None:
-    """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
+#: What a step's transitions depend on besides the state: see :func:`_moves`.
+_Signature = tuple[int, int, int, bool, bool, bool, tuple[int, ...], int, int]
 
-    With ``beam``, only that many of the best states are kept after each step: a quick search
-    for a good solution, not necessarily the best.
-    """
+
+def _plan(
+    problem: _Problem, available: Sequence[Sequence[int]], *, strict: bool
+) -> list[tuple[_Context, _Signature]]:
+    """The fixed facts of every suit step of a search, in order: made once per problem."""
     layout = problem.layout
     positions = len(layout.ranks)
     must, optional, values = problem.must, problem.optional, problem.values
-    group_table = _group_table(problem.min_size, problem.max_group_size, jokers)
     shared = layout.shared_aces
     last = positions - 1
     joker_start = positions - problem.min_size
-    available = _available(problem)
-    # what the hand cards not yet reached could still add, after each suit step
-    remaining, _ = _future_bounds(problem, available, jokers)
-    contexts: list[_Context] = []
-    # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
-    # the parent state and the choice that led here: one dictionary write per improvement, and
-    # ties go to the larger mark, so the result is deterministic.
-    layer: dict[int, int] = {0: 0}
-    layers: list[dict[int, int]] = []
-    step_number = 0
+    plan: list[tuple[_Context, _Signature]] = []
     for position in range(positions):
         is_last = position == last
         for suit in range(SUITS):
@@ -659,12 +677,6 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                 high_possible=problem.high_ace_possible[suit],
                 may_start=strict or position == joker_start,
             )
-            contexts.append(context)
-            shift = suit * _SUIT_BITS
-            ace_shift = _ACE_SHIFT + 4 * suit
-            value_each = context.value
-            thresholds = [floor - bound[step_number] for bound in remaining]
-            step_number += 1
             later = tuple(min(available[other][position], 3) for other in range(suit + 1, SUITS))
             signature = (
                 suit,
@@ -677,6 +689,64 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                 problem.min_size,
                 problem.max_group_size,
             )
+            plan.append((context, signature))
+    return plan
+
+
+class _Reached(NamedTuple):
+    """The best final state of a search, with what it takes to trace its melds back."""
+
+    value: int
+    key: int
+    contexts: list[_Context]
+    layers: list[dict[int, int]]
+    jokers: int
+    strict: bool
+
+
+def _trace_back(
+    problem: _Problem, reached: _Reached
+) -> tuple[list[Run], list[Group], list[int], int, int]:
+    """The melds of a search's best final state: runs, groups, hand cards and jokers used, value."""
+    choices = _choices(
+        reached.contexts, reached.layers, reached.key, reached.jokers, strict=reached.strict
+    )
+    return _trace(problem, choices, reached.value, strict=reached.strict)
+
+
+def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
+    problem: _Problem,
+    *,
+    strict: bool,
+    jokers: int,
+    plan: list[tuple[_Context, _Signature]],
+    remaining: list[list[int]],
+    floor: int = _NEG,
+    beam: int = 0,
+) -> _Reached | None:
+    """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
+
+    ``plan`` is :func:`_plan` of the problem (for ``strict``) and ``remaining`` its
+    :func:`_future_bounds`. With ``beam``, only that many of the best states are kept after
+    each step: a quick search for a good solution, not necessarily the best.
+    """
+    positions = len(problem.layout.ranks)
+    group_table = _group_table(problem.min_size, problem.max_group_size, jokers)
+    # ``remaining``: what the hand cards not yet reached could still add, after each suit step
+    # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
+    # the parent state and the choice that led here: one dictionary write per improvement, and
+    # ties go to the larger mark, so the result is deterministic.
+    layer: dict[int, int] = {0: 0}
+    layers: list[dict[int, int]] = []
+    step_number = 0
+    for _ in range(positions):
+        for suit in range(SUITS):
+            context, signature = plan[step_number]
+            shift = suit * _SUIT_BITS
+            ace_shift = _ACE_SHIFT + 4 * suit
+            value_each = context.value
+            thresholds = [floor - bound[step_number] for bound in remaining]
+            step_number += 1
             moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
             nxt: dict[int, int] = {}
             get = nxt.get
@@ -744,6 +814,8 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                                 nxt[new_key] = entry
             if beam and len(nxt) > beam:
                 nxt = dict(heapq.nlargest(beam, nxt.items(), key=_rank_state))
+            if not nxt:
+                return None  # no state left: no later step can make one
             layer = nxt
             layers.append(nxt)
         # close the groups of this position
@@ -763,6 +835,8 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                 new_key = base + (extra << _J_SHIFT)
                 if nxt.get(new_key, -1) < mark | extra:
                     nxt[new_key] = mark | extra
+        if not nxt:
+            return None
         layer = nxt
         layers.append(nxt)
     best_key = None
@@ -778,13 +852,13 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
             best_key, best_value = key, value
     if best_key is None:
         return None
-    choices = _choices(contexts, layers, best_key, jokers, strict=strict)
-    return _trace(problem, choices, best_value, strict=strict)
+    contexts = [context for context, _ in plan]
+    return _Reached(best_value, best_key, contexts, layers, jokers, strict)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1 << 16)
 def _moves(
-    signature: tuple[int, int, int, bool, bool, bool, tuple[int, ...], int, int],
+    signature: _Signature,
     cache_key: int,
     shift: int,
 ) -> tuple[tuple[int, int], ...]:
@@ -811,7 +885,7 @@ def _moves(
     )
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)
 def _group_need(code: int, later: tuple[int, ...], min_size: int, max_size: int) -> int:
     """The fewest jokers that complete the groups of ``code`` with any tiles of later suits."""
     best = 99

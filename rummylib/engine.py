@@ -40,7 +40,15 @@ from typing_extensions import TypeVar
 from rummylib.actions import ACTION_TYPES, Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from rummylib.cards import CARDS, Card, format_cards
 from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError, shorten
-from rummylib.melds import Extension, Meld, MeldRules, canonical_melds, extensions, find_melds
+from rummylib.melds import (
+    Extension,
+    Meld,
+    MeldRules,
+    canonical_melds,
+    extension_cards,
+    extensions,
+    find_melds,
+)
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine
 
 if TYPE_CHECKING:
@@ -643,13 +651,19 @@ class Variant(Generic[D]):
         return way if isinstance(way, str) else None
 
     def candidates_lay_off(self, state: GameState[D], player: int) -> Iterable[Action]:
-        """Every place and reading of every distinct hand card, by table meld then card."""
-        distinct = by_index(set(state.hands[player]))
+        """Every place and reading of every distinct hand card, by table meld then card.
+
+        Only the cards with a way onto a meld (:func:`~rummylib.melds.extension_cards`, in
+        card order) are asked about it.
+        """
+        hand = state.hands[player]
+        rules = self.meld_rules
         return [
             lay_off
             for index, meld in enumerate(state.table)
-            for card in distinct
-            for lay_off in lay_offs(player, index, meld, card, self.meld_rules)
+            for card in extension_cards(meld, rules)
+            if card in hand
+            for lay_off in lay_offs(player, index, meld, card, rules)
         ]
 
     def apply_lay_off(self, state: GameState[D], action: LayOff) -> GameState[D]:
@@ -874,10 +888,29 @@ def lay_off_way(meld: Meld, action: LayOff, rules: MeldRules) -> Extension | str
     """
     card = action.card
     stands = action.stands_for if action.stands_for is not None else card
+    if stands.is_joker:
+        return _lay_off_refusal(meld, action, rules, ())
+    ways = [way for way in extensions(meld, card, rules) if way.stands_for == stands]
+    if len(ways) == 1 and action.end is None:
+        return ways[0]
+    for way in ways if len(ways) > 1 else ():
+        if way.end is action.end:
+            return way
+    return _lay_off_refusal(meld, action, rules, ways)
+
+
+def _lay_off_refusal(
+    meld: Meld, action: LayOff, rules: MeldRules, ways: Sequence[Extension]
+) -> str:
+    """Why :func:`lay_off_way` refuses ``action``; ``ways`` are its card's ways as it reads.
+
+    Written only for a refusal: listings ask about many legal lay-offs.
+    """
+    card = action.card
+    stands = action.stands_for if action.stands_for is not None else card
     shown = f"{card}={stands}" if card.is_joker else str(card)
     if stands.is_joker:
         return f"cannot lay off {shown}: a joker must stand for a natural card"
-    ways = [way for way in extensions(meld, card, rules) if way.stands_for == stands]
     where = f"meld {action.meld_index} ({meld})"
     if not ways:
         grown = Meld(meld.kind, (*meld.cards, card), (*meld.stands_for, stands))
@@ -889,18 +922,15 @@ def lay_off_way(meld: Meld, action: LayOff, rules: MeldRules) -> Extension | str
             reason = "it does not extend the meld"
         return f"cannot lay off {shown} on {where}: {reason}"
     if len(ways) == 1:
-        if action.end is not None:
-            return f"{shown} fits only one end of {where}: leave end out"
-        return ways[0]
-    for way in ways:
-        if way.end is action.end:
-            return way
+        return f"{shown} fits only one end of {where}: leave end out"
     return f"{shown} fits both ends of {where}: say which with end='low' or end='high'"
 
 
 def lay_offs(player: int, index: int, meld: Meld, card: Card, rules: MeldRules) -> list[LayOff]:
     """The lay-offs of ``card`` on table meld ``index``: one per place and reading."""
     ways = extensions(meld, card, rules)
+    if not ways:
+        return []
     readings = Counter(way.stands_for for way in ways)
     return [
         LayOff(

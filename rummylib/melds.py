@@ -15,6 +15,7 @@ False
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -112,7 +113,7 @@ def _optional_run_size(instance: object, attribute: attrs.Attribute[Any], value:
         whole(2)(instance, attribute, value)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class MeldRules:
     """What counts as a meld in a variant (rules 0.2–0.5 and Israeli rule 1.13).
 
@@ -191,7 +192,12 @@ def rank_at(position: int) -> Rank:
     >>> rank_at(1), rank_at(14), rank_at(15)
     (<Rank.ACE: 1>, <Rank.ACE: 1>, <Rank.TWO: 2>)
     """
-    return Rank((position - 1) % 13 + 1)
+    return _RANKS[(position - 1) % 13]
+
+
+_RANKS: Final = tuple(Rank)
+#: The canonical natural cards, by object id (cards are one object each, see Card.__new__).
+_NATURAL_IDS: Final = frozenset(id(card) for card in CARDS[:JOKER_INDEX])
 
 
 def _card(rank: int, suit: Suit) -> Card:
@@ -206,7 +212,7 @@ def _cards_list(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, cache_hash=True)
 class Meld:
     """A meld with one reading: what each of its cards, jokers included, stands for.
 
@@ -237,7 +243,10 @@ class Meld:
                 f"bad meld: {len(self.cards)} cards but {len(self.stands_for)} cards they stand for"
             )
             raise InvalidMeldError(msg)
+        joker = JOKER
         for card, stands in zip(self.cards, self.stands_for, strict=True):
+            if id(stands) in _NATURAL_IDS and (card is stands or card is joker):
+                continue  # a natural card standing for itself, or a joker for a natural card
             if not isinstance(card, Card) or not isinstance(stands, Card):
                 shown = f"{shorten(card)} standing for {shorten(stands)}"
                 msg = f"bad meld: {shown} is not a pair of cards"
@@ -285,16 +294,9 @@ class Meld:
         Raises:
             InvalidMeldError: the reading breaks a rule; the message says which.
         """
-        naturals = [card for card in self.cards if not card.is_joker]
-        declared = [
-            stands
-            for card, stands in zip(self.cards, self.stands_for, strict=True)
-            if card.is_joker
-        ]
-        reading = _read(naturals, declared, 0, rules, self.kind, self.declared_tokens())
-        if Counter(reading.stands_for) != Counter(self.stands_for):  # pragma: no cover
-            msg = f"{self} is not a meld: its jokers cannot stand for those cards"
-            raise InvalidMeldError(msg)
+        message = _check_message(self, rules)
+        if message is not None:
+            raise InvalidMeldError(message)
 
     def is_valid(self, rules: MeldRules) -> bool:
         """Whether :meth:`check` passes.
@@ -302,11 +304,7 @@ class Meld:
         >>> parse_meld("Ah *=2h 3h", MeldRules()).is_valid(MeldRules(joker_beside_ace=False))
         False
         """
-        try:
-            self.check(rules)
-        except InvalidMeldError:
-            return False
-        return True
+        return _check_message(self, rules) is None
 
     @property
     def joker_count(self) -> int:
@@ -374,6 +372,8 @@ class Meld:
         >>> print(parse_meld("7s *=7c 7d", MeldRules()).canonical())
         *=7c 7d 7s
         """
+        if _is_in_order(self):
+            return self
         pairs = list(zip(self.cards, self.stands_for, strict=True))
         if self.kind is MeldKind.GROUP:
             pairs.sort(key=lambda pair: (pair[1].index, pair[0].is_joker))
@@ -408,6 +408,35 @@ class Meld:
 
     def _repr_svg_(self) -> str:  # a notebook shows the meld as a picture (rummylib.svg)
         return _svg.meld(self.declared_tokens())
+
+
+def _is_in_order(meld: Meld) -> bool:
+    """Whether :meth:`Meld.canonical` surely leaves ``meld`` as it is (a quick test).
+
+    True when the sort keys of canonical order strictly increase: card indexes for a group,
+    ranks for a run whose ace cannot be high (it does not hold both an ace and a king, or it
+    holds all 13 ranks).
+    """
+    previous = -1
+    if meld.kind is MeldKind.GROUP:
+        for stands in meld.stands_for:
+            index = stands.index
+            if index <= previous:
+                return False
+            previous = index
+        return True
+    count = 0
+    for stands in meld.stands_for:
+        index = stands.index
+        if index == JOKER_INDEX:
+            return False
+        rank = index % 13
+        if rank <= previous:
+            return False
+        previous = rank
+        count += 1
+    # Ranks only increase, so a king is last and an ace first: both, short of 13, is Q-K-A.
+    return not (count < 13 and previous == 12 and meld.stands_for[0].index % 13 == 0)
 
 
 def _run_positions(ranks: set[int]) -> dict[int, int]:
@@ -449,15 +478,31 @@ def _read(  # noqa: PLR0917  (a private reader with one caller shape)
     shown: Sequence[Card] | Sequence[str],
 ) -> Meld:
     """Find the preferred legal reading of naturals + declared jokers + free jokers."""
+    reading = _reading(naturals, declared, free_jokers, rules, kind)
+    if isinstance(reading, str):
+        raise _fail(shown, reading)
+    return reading
+
+
+def _reading(  # noqa: PLR0911  (each refusal returns its reason)
+    naturals: Sequence[Card],
+    declared: Sequence[Card],
+    free_jokers: int,
+    rules: MeldRules,
+    kind: MeldKind | None,
+) -> Meld | str:
+    """The preferred legal reading of naturals + declared jokers + free jokers, or why none is.
+
+    ``naturals`` and ``declared`` (what declared jokers stand for) are natural cards.
+    """
     size = len(naturals) + len(declared) + free_jokers
     if size < rules.min_size:
-        raise _fail(shown, f"too few cards ({size}, at least {rules.min_size})")
+        return f"too few cards ({size}, at least {rules.min_size})"
     if len(naturals) < rules.min_naturals:
-        reason = f"not enough natural cards ({len(naturals)}, at least {rules.min_naturals})"
-        raise _fail(shown, reason)
-    fixed = [*naturals, *declared]
-    single_rank = len({card.rank for card in fixed}) == 1
-    single_suit = len({card.suit for card in fixed}) == 1
+        return f"not enough natural cards ({len(naturals)}, at least {rules.min_naturals})"
+    fixed = [card.index for card in (*naturals, *declared)]
+    single_rank = len({index % 13 for index in fixed}) == 1
+    single_suit = len({index // 13 for index in fixed}) == 1
     reasons: list[str] = []
     if single_rank and kind is not MeldKind.RUN:
         group = _read_group(naturals, declared, free_jokers, rules)
@@ -470,12 +515,44 @@ def _read(  # noqa: PLR0917  (a private reader with one caller shape)
             return run
         reasons.append(run)
     if reasons:
-        raise _fail(shown, reasons[0])
+        return reasons[0]
     if kind is MeldKind.GROUP:
-        raise _fail(shown, "a group needs cards of one rank")
+        return "a group needs cards of one rank"
     if kind is MeldKind.RUN:
-        raise _fail(shown, "a run needs cards of one suit")
-    raise _fail(shown, "mixed suits and ranks: a group needs one rank, a run one suit")
+        return "a run needs cards of one suit"
+    return "mixed suits and ranks: a group needs one rank, a run one suit"
+
+
+def _refusal(meld: Meld, rules: MeldRules) -> str | None:
+    """Why the reading ``meld`` breaks ``rules`` (the reason of :meth:`Meld.check`), or ``None``."""
+    naturals: list[Card] = []
+    declared: list[Card] = []
+    for card, stands in zip(meld.cards, meld.stands_for, strict=True):
+        if card.index == JOKER_INDEX:
+            declared.append(stands)
+        else:
+            naturals.append(card)
+    reading = _reading(naturals, declared, 0, rules, meld.kind)
+    if isinstance(reading, str):
+        return reading
+    # Every card is placed (no free joker), so the reading stands for the meld's own cards.
+    if sorted(map(id, reading.stands_for)) != sorted(map(id, meld.stands_for)):  # pragma: no cover
+        return "its jokers cannot stand for those cards"
+    return None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _check_message(meld: Meld, rules: MeldRules) -> str | None:
+    """The message :meth:`Meld.check` raises for ``meld`` under ``rules``; ``None``: legal.
+
+    Cached (bounded, by value): the engine checks the same melds again and again.
+    """
+    reason = _refusal(meld, rules)
+    return None if reason is None else f"{meld} is not a meld: {reason}"
+
+
+def _group_order(item: tuple[Card, Card]) -> tuple[int, bool]:
+    return item[1].index, item[0].index == JOKER_INDEX
 
 
 def _read_group(
@@ -484,24 +561,46 @@ def _read_group(
     size = len(naturals) + len(declared) + free_jokers
     if size > rules.max_group_size:
         return f"group too large ({size} cards, at most {rules.max_group_size})"
-    rank = (naturals or declared)[0].rank
-    assert rank is not None
-    counts = Counter(card.suit for card in (*naturals, *declared))
+    fixed = (*naturals, *declared)
+    number = fixed[0].index % 13  # the rank, less one
+    counts = [0] * len(_SUITS)
+    for card in fixed:
+        counts[card.index // 13] += 1
     if rules.group_distinct_suits:
-        seen: set[Card] = set()
-        for card in (*naturals, *declared):
-            if card in seen:
+        seen: set[int] = set()
+        for card in fixed:
+            if card.index in seen:
                 return f"duplicate card in a group: {card}"
-            seen.add(card)
+            seen.add(card.index)
     filled: list[Card] = []
     for _ in range(free_jokers):
-        suit = min(_SUITS, key=lambda suit: (counts[suit], _SUIT_ORDER[suit]))
+        suit = counts.index(min(counts))  # the fewest cards, then the first suit
         counts[suit] += 1
-        filled.append(_card(rank, suit))
+        filled.append(CARDS[13 * suit + number])
     items = [(card, card) for card in naturals]
     items += [(JOKER, stands) for stands in (*declared, *filled)]
-    items.sort(key=lambda item: (item[1].index, item[0].is_joker))
+    items.sort(key=_group_order)
     return Meld(MeldKind.GROUP, [item[0] for item in items], [item[1] for item in items])
+
+
+#: One window of run positions: its start, the rank at each position, a bit ``1 << rank`` for
+#: each rank, and each rank's offset in the window (indexed by rank).
+_Window = tuple[int, tuple[int, ...], int, tuple[int, ...]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _run_windows(rules: MeldRules, size: int) -> tuple[_Window, ...]:
+    """The windows of ``size`` positions a run may fill under ``rules``, by start."""
+    windows: list[_Window] = []
+    for start in rules.run_starts(size):
+        ranks = tuple(int(rank_at(position)) for position in range(start, start + size))
+        mask = 0
+        offsets = [size] * 14
+        for offset, rank in enumerate(ranks):
+            mask |= 1 << rank
+            offsets[rank] = offset
+        windows.append((start, ranks, mask, tuple(offsets)))
+    return tuple(windows)
 
 
 def _run_fits(ranks: Sequence[int], size: int, starts: Iterable[int]) -> bool:
@@ -518,46 +617,43 @@ def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its d
     size = len(naturals) + len(declared) + free_jokers
     if size > rules.longest_run:
         return f"run too long ({size} cards, at most {rules.longest_run})"
-    suit = (naturals or declared)[0].suit
-    assert suit is not None
+    first = (naturals or declared)[0]
+    base = first.index - first.index % 13  # the suit's first card index
     is_joker_at: dict[int, bool] = {}
     for card, joker in [(card, False) for card in naturals] + [(card, True) for card in declared]:
-        assert card.rank is not None
-        if card.rank in is_joker_at:
+        rank = card.index % 13 + 1
+        if rank in is_joker_at:
             return f"duplicate rank in a run: {card}"
-        is_joker_at[card.rank] = joker
-    best: tuple[tuple[int, int], list[Card], list[Card]] | None = None
+        is_joker_at[rank] = joker
+    fixed_mask = natural_mask = 0
+    natural_ranks: list[int] = []
+    for rank, joker in is_joker_at.items():
+        fixed_mask |= 1 << rank
+        if not joker:
+            natural_mask |= 1 << rank
+            natural_ranks.append(rank)
+    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
     failure: tuple[tuple[int, int], str] | None = None
-    for start in rules.run_starts(size):
-        positions = range(start, start + size)
-        ranks = [int(rank_at(position)) for position in positions]
-        if any(rank not in ranks for rank in is_joker_at):
+    beside_ace = rules.joker_beside_ace
+    for start, ranks, mask, offsets in _run_windows(rules, size):
+        if fixed_mask & ~mask:
             continue
-        jokers = [is_joker_at.get(rank, True) for rank in ranks]
-        first_natural = jokers.index(False)
-        key = (first_natural, start)
-        reason = ""
-        if not rules.joker_beside_ace:
-            for offset, rank in enumerate(ranks):
-                if rank != Rank.ACE:
-                    continue
-                if jokers[offset]:
-                    reason = "joker standing for an ace"
-                    break
-                neighbours = [jokers[i] for i in (offset - 1, offset + 1) if 0 <= i < size]
-                if any(neighbours):
-                    reason = "joker beside an ace"
-                    break
-        if reason:
-            if failure is None or key < failure[0]:
-                failure = (key, reason)
-            continue
+        key = (min([offsets[rank] for rank in natural_ranks]), start)  # first natural, start
+        if not beside_ace:
+            reason = _ace_reason(ranks, natural_mask)
+            if reason:
+                if failure is None or key < failure[0]:
+                    failure = (key, reason)
+                continue
         if best is None or key < best[0]:
-            stands = [_card(rank, suit) for rank in ranks]
-            cards = [JOKER if joker else card for joker, card in zip(jokers, stands, strict=True)]
-            best = (key, cards, stands)
+            best = (key, ranks)
     if best is not None:
-        return Meld(MeldKind.RUN, best[1], best[2])
+        stands = [CARDS[base + rank - 1] for rank in best[1]]
+        cards = [
+            card if natural_mask >> rank & 1 else JOKER
+            for card, rank in zip(stands, best[1], strict=True)
+        ]
+        return Meld(MeldKind.RUN, cards, stands)
     if failure is not None:
         return failure[1]
     fixed = list(is_joker_at)
@@ -567,7 +663,21 @@ def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its d
         return "the ace ranks high only (Q-K-A), not low"
     if rules.ace is not AceRule.WRAP and _run_fits(fixed, size, range(1, 14)):
         return "wraps past the ace"
-    return _gap_reason(fixed, suit, free_jokers, rules)
+    return _gap_reason(fixed, _SUITS[base // 13], free_jokers, rules)
+
+
+def _ace_reason(ranks: Sequence[int], natural_mask: int) -> str:
+    """Israeli rule 1.13 for one window: a joker must neither be an ace nor sit beside one."""
+    jokers = [not natural_mask >> rank & 1 for rank in ranks]
+    for offset, rank in enumerate(ranks):
+        if rank != Rank.ACE:
+            continue
+        if jokers[offset]:
+            return "joker standing for an ace"
+        neighbours = [jokers[i] for i in (offset - 1, offset + 1) if 0 <= i < len(ranks)]
+        if any(neighbours):
+            return "joker beside an ace"
+    return ""
 
 
 def _gap_reason(ranks: Sequence[int], suit: Suit, free_jokers: int, rules: MeldRules) -> str:
@@ -693,54 +803,99 @@ def _as_written(
     return Meld(reading.kind, cards, stands_for)
 
 
-def _run_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
-    """The card indexes (jokers last) of every run the cards can form.
+@functools.lru_cache(maxsize=1 << 14)
+def _key_meld(key: tuple[int, ...], rules: MeldRules) -> Meld | None:
+    """The meld :meth:`Meld.from_cards` reads from the card indexes ``key``, or ``None``.
 
-    Each suit's windows are scanned with prefix sums of the ranks present, so a window that
-    lacks too many cards for the jokers is skipped at once.
+    Cached (bounded): the same runs and groups turn up in many hands.
+    """
+    try:
+        return Meld.from_cards([CARDS[index] for index in key], rules)
+    except InvalidMeldError:
+        return None  # a run candidate whose only readings put a joker beside an ace
+
+
+#: Melds found in part of a hand, each with its key: its card indexes, jokers last.
+_Found = tuple[tuple[tuple[int, ...], Meld], ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _run_spans(rules: MeldRules) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """Every window a run may fill, by size then start.
+
+    Each is its size, a bit ``1 << (rank - 1)`` for each of its ranks, and those ranks less
+    one, low to high.
+    """
+    spans = []
+    for size in range(rules.min_size, rules.longest_run + 1):
+        for start in rules.run_starts(size):
+            numbers = tuple((position - 1) % 13 for position in range(start, start + size))
+            bits = 0
+            for number in numbers:
+                bits |= 1 << number
+            spans.append((size, bits, numbers))
+    return tuple(spans)
+
+
+@functools.lru_cache(maxsize=2048)
+def _suit_runs(suit: int, present: int, jokers: int, rules: MeldRules) -> _Found:
+    """The runs of one suit that a hand holding ``jokers`` jokers can form.
+
+    ``present`` has bit ``rank - 1`` set for each rank of the suit the hand holds. A window
+    that lacks more cards than there are jokers is skipped at once. Cached (bounded): a turn
+    changes one suit at most.
     """
     keys: set[tuple[int, ...]] = set()
     joker_key = (JOKER_INDEX,)
-    for suit in range(len(_SUITS)):
-        base = suit * 13
-        if not any(counts[CARDS[base + rank]] for rank in range(13)):
+    base = suit * 13
+    least = rules.min_naturals
+    largest = present.bit_count() + jokers
+    for size, bits, numbers in _run_spans(rules):
+        if size > largest:
+            break  # the windows come by size: no longer run can be filled
+        inside = present & bits
+        count = inside.bit_count()
+        if size - count > jokers or count < least:
             continue
-        have = [0] + [1 if counts[CARDS[base + (p - 1) % 13]] else 0 for p in range(1, 29)]
-        prefix = list(itertools.accumulate(have))
-        for size in range(rules.min_size, rules.longest_run + 1):
-            for start in rules.run_starts(size):
-                end = start + size - 1
-                present = prefix[end] - prefix[start - 1]
-                if size - present > jokers or present < rules.min_naturals:
-                    continue
-                indexes = [base + (p - 1) % 13 for p in range(start, end + 1) if have[p]]
-                room = jokers - (size - present)
-                for extra in range(min(room, len(indexes)) + 1):
-                    for replaced in itertools.combinations(range(len(indexes)), extra):
-                        kept = [index for n, index in enumerate(indexes) if n not in replaced]
-                        if len(kept) >= rules.min_naturals:
-                            keys.add((*sorted(kept), *joker_key * (size - len(kept))))
-    return keys
+        indexes = [base + number for number in numbers if inside >> number & 1]
+        keys.add((*sorted(indexes), *joker_key * (size - count)))
+        room = jokers - (size - count)
+        # Jokers left over may stand in for cards held, as long as enough naturals remain.
+        for extra in range(1, min(room, count - least) + 1):
+            for replaced in itertools.combinations(range(count), extra):
+                kept = [index for n, index in enumerate(indexes) if n not in replaced]
+                keys.add((*sorted(kept), *joker_key * (size - len(kept))))
+    found = [(key, _key_meld(key, rules)) for key in sorted(keys)]
+    return tuple((key, meld) for key, meld in found if meld is not None)
 
 
-def _group_keys(counts: Counter[Card], jokers: int, rules: MeldRules) -> set[tuple[int, ...]]:
-    """The card indexes (jokers last) of every group the cards can form."""
+@functools.lru_cache(maxsize=2048)
+def _rank_groups(number: int, held: tuple[int, ...], jokers: int, rules: MeldRules) -> _Found:
+    """The groups of one rank (``number`` is the rank less one) a hand can form.
+
+    ``held`` is, per suit, how many of the card the hand holds, at most as many as a group
+    may take; ``jokers`` is how many jokers it holds. Cached (bounded).
+    """
     keys: set[tuple[int, ...]] = set()
-    limit = 1 if rules.group_distinct_suits else rules.max_group_size
-    for rank in range(13):
-        if not any(counts[CARDS[suit * 13 + rank]] for suit in range(len(_SUITS))):
+    for taken in itertools.product(*(range(count + 1) for count in held)):
+        naturals = [suit * 13 + number for suit in range(len(_SUITS)) for _ in range(taken[suit])]
+        if len(naturals) < rules.min_naturals:
             continue
-        choices = [
-            range(min(counts[CARDS[suit * 13 + rank]], limit) + 1) for suit in range(len(_SUITS))
-        ]
-        for taken in itertools.product(*choices):
-            naturals = [suit * 13 + rank for suit in range(len(_SUITS)) for _ in range(taken[suit])]
-            if len(naturals) < rules.min_naturals:
-                continue
-            for extra in range(jokers + 1):
-                if rules.min_size <= len(naturals) + extra <= rules.max_group_size:
-                    keys.add((*naturals, *(JOKER_INDEX,) * extra))
-    return keys
+        for extra in range(jokers + 1):
+            if rules.min_size <= len(naturals) + extra <= rules.max_group_size:
+                keys.add((*naturals, *(JOKER_INDEX,) * extra))
+    found = [(key, _key_meld(key, rules)) for key in sorted(keys)]
+    return tuple((key, meld) for key, meld in found if meld is not None)
+
+
+@functools.lru_cache(maxsize=64)
+def _shared(rules: MeldRules) -> MeldRules:
+    """The first of the rules equal to ``rules`` seen lately (bounded).
+
+    The caches of one :func:`find_melds` call then meet one object, found by identity,
+    instead of comparing equal rules field by field.
+    """
+    return rules
 
 
 def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
@@ -757,19 +912,42 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
     >>> len(find_melds(make_deck(), MeldRules(ace="low", max_run_size=5)))
     185
     """
-    cards = tuple(hand)
-    for card in cards:
-        _is_joker(card)
-    counts = Counter(cards)
-    jokers = counts.pop(JOKER, 0)
-    keys = _run_keys(counts, jokers, rules) | _group_keys(counts, jokers, rules)
-    melds = []
-    for key in sorted(keys):
-        try:
-            melds.append(Meld.from_cards([CARDS[index] for index in key], rules))
-        except InvalidMeldError:
-            continue  # a run candidate whose only readings put a joker beside an ace
-    return tuple(melds)
+    rules = _shared(rules)
+    counts = [0] * (JOKER_INDEX + 1)
+    present = [0] * len(_SUITS)  # per suit, bit ``rank - 1`` for each rank held
+    for card in hand:
+        if not isinstance(card, Card):
+            _is_joker(card)  # raises
+        index = card.index
+        counts[index] += 1
+        if index != JOKER_INDEX:
+            present[index // 13] |= 1 << index % 13
+    jokers = counts[JOKER_INDEX]
+    # A part of the hand too small for a meld is skipped: it has none.
+    short = rules.min_size - jokers
+    found: dict[tuple[int, ...], Meld] = {}
+    for suit, ranks in enumerate(present):
+        if ranks and ranks.bit_count() >= short:
+            found.update(_suit_runs(suit, ranks, jokers, rules))
+    clubs, diamonds, hearts, spades = present
+    limit = 1 if rules.group_distinct_suits else rules.max_group_size
+    ranks = clubs | diamonds | hearts | spades
+    while ranks:
+        number = (ranks & -ranks).bit_length() - 1  # the lowest rank held, less one
+        ranks &= ranks - 1
+        held: tuple[int, ...]
+        if limit == 1:
+            held = (
+                clubs >> number & 1,
+                diamonds >> number & 1,
+                hearts >> number & 1,
+                spades >> number & 1,
+            )
+        else:
+            held = tuple(min(counts[suit * 13 + number], limit) for suit in range(len(_SUITS)))
+        if sum(held) >= short:
+            found.update(_rank_groups(number, held, jokers, rules))
+    return tuple([meld for _, meld in sorted(found.items())])
 
 
 def canonical_melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
@@ -844,31 +1022,73 @@ def extensions(meld: Meld, card: Card, rules: MeldRules) -> tuple[Extension, ...
     ()
     """
     _is_joker(card)
-    found: list[Extension] = []
+    return _extension_table(meld, rules)[1].get(card.index, ())
+
+
+@functools.lru_cache(maxsize=4096)
+def extension_cards(meld: Meld, rules: MeldRules) -> tuple[Card, ...]:
+    """The cards that :func:`extensions` finds a way for on ``meld``, in card order.
+
+    For listings that ask every hand card about every table meld: only these cards need
+    asking. Cached (bounded, by value).
+
+    >>> rules = MeldRules()
+    >>> format_cards(extension_cards(parse_meld("7h 8h 9h", rules), rules))
+    '6h Th *'
+    >>> format_cards(extension_cards(parse_meld("7c 7d 7h 7s", rules), rules))
+    ''
+    """
+    return _extension_table(meld, rules)[0]
+
+
+#: The cards with a way onto a meld, in card order, and their ways by card index.
+_Extensions = tuple[tuple[Card, ...], dict[int, tuple[Extension, ...]]]
+
+
+def _listed(found: dict[int, list[Extension]]) -> _Extensions:
+    indexes = sorted(found)
+    return tuple(CARDS[index] for index in indexes), {i: tuple(found[i]) for i in indexes}
+
+
+@functools.lru_cache(maxsize=4096)
+def _extension_table(meld: Meld, rules: MeldRules) -> _Extensions:
+    """:func:`extensions` of ``meld`` for every card at once: the cards, and theirs by index.
+
+    A card not listed has none. Cached (bounded, by value): lay-off listings ask about each
+    hand card on each table meld, and table melds stay the same from turn to turn.
+    """
+    found: dict[int, list[Extension]] = {}
+
+    def grow(card: Card, grown: Meld, target: Card, end: RunEnd | None) -> None:
+        if _refusal(grown, rules) is None:
+            found.setdefault(card.index, []).append(Extension(target, end, grown.canonical()))
+
     if meld.kind is MeldKind.GROUP:
         if len(meld.cards) >= rules.max_group_size:
-            return ()
+            return (), {}
         rank = meld.stands_for[0].rank
         assert rank is not None
         for suit in _SUITS:
             target = _card(rank, suit)
-            if not card.is_joker and target != card:
-                continue
-            grown = Meld(MeldKind.GROUP, (*meld.cards, card), (*meld.stands_for, target))
-            if grown.is_valid(rules):
-                found.append(Extension(target, None, grown.canonical()))
-        return tuple(found)
+            for card in (target, JOKER):
+                grow(
+                    card,
+                    Meld(MeldKind.GROUP, (*meld.cards, card), (*meld.stands_for, target)),
+                    target,
+                    None,
+                )
+        return _listed(found)
     ordered = meld.canonical()
     for end, step in ((RunEnd.LOW, -1), (RunEnd.HIGH, 1)):
         edge = ordered.stands_for[0 if step < 0 else -1]
         neighbour = _neighbour(edge, step, rules)
-        if neighbour is None or (not card.is_joker and neighbour != card):
+        if neighbour is None:
             continue
         target = neighbour
-        if step < 0:
-            grown = Meld(MeldKind.RUN, (card, *ordered.cards), (target, *ordered.stands_for))
-        else:
-            grown = Meld(MeldKind.RUN, (*ordered.cards, card), (*ordered.stands_for, target))
-        if grown.is_valid(rules):
-            found.append(Extension(target, end, grown.canonical()))
-    return tuple(found)
+        for card in (target, JOKER):
+            if step < 0:
+                grown = Meld(MeldKind.RUN, (card, *ordered.cards), (target, *ordered.stands_for))
+            else:
+                grown = Meld(MeldKind.RUN, (*ordered.cards, card), (*ordered.stands_for, target))
+            grow(card, grown, target, end)
+    return _listed(found)

@@ -79,7 +79,7 @@ def joker_identities(melds: Iterable[Meld]) -> Counter[Card]:
     return identities
 
 
-def rearrangement_refusal(
+def rearrangement_refusal(  # noqa: PLR0911  (one return per condition, in order)
     table: Sequence[Meld],
     hand: Sequence[Card],
     new_table: Sequence[Meld],
@@ -101,36 +101,92 @@ def rearrangement_refusal(
     >>> rearrangement_refusal(old, parse_cards("7d 7s"), new, rules)
     'a joker left the table'
     """
-    old_cards = cards_of(table)
-    new_cards = cards_of(new_table)
-    added = new_cards - old_cards
-    not_held = added - Counter(hand)
-    if not_held:
-        names = format_cards(sorted(not_held.elements(), key=_index))
+    # A meld on both tables changes nothing: compare only what differs (a meld action usually
+    # adds one meld or changes one). The multiset differences below are those of the whole
+    # tables, since adding the same cards to both sides of a difference leaves it as it is.
+    # Cards are counted by index (one object per card, so index and card are one).
+    old_rest, new_rest = _differing(table, new_table)
+    old_cards = _tally(old_rest, jokers=False)
+    new_cards = _tally(new_rest, jokers=False)
+    added = _minus(new_cards, old_cards)
+    held = hand.count if isinstance(hand, tuple | list) else Counter(hand).__getitem__
+    not_held = {index: count - held(CARDS[index]) for index, count in added.items()}
+    if any(count > 0 for count in not_held.values()):
+        names = format_cards(_elements({i: n for i, n in not_held.items() if n > 0}))
         return f"the new table has cards the player does not hold: {names}"
     if not added:
         return "no card from hand was played"
-    removed = sorted(old_cards - new_cards, key=_index)
+    removed = _minus(old_cards, new_cards)
     if removed:
-        return "a joker left the table" if removed[0].is_joker else f"{removed[0]} left the table"
+        first = CARDS[min(removed)]
+        return "a joker left the table" if first.is_joker else f"{first} left the table"
     for meld in new_table:
-        try:
-            meld.check(rules)
-        except InvalidMeldError as error:
-            return str(error)
-    old_jokers = joker_identities(table)
-    new_jokers = joker_identities(new_table)
-    lost = old_jokers - new_jokers
+        if not meld.is_valid(rules):
+            try:
+                meld.check(rules)
+            except InvalidMeldError as error:
+                return str(error)
+    old_jokers = _tally(old_rest, jokers=True)
+    new_jokers = _tally(new_rest, jokers=True)
+    lost = _minus(old_jokers, new_jokers)
     hand_only = read_choice(JokerReplacementSource, replacement) is JokerReplacementSource.HAND_ONLY
-    gained = sorted((new_jokers - old_jokers).elements(), key=_index)
-    for card in sorted(lost, key=_index):
-        replacing = added[card] if hand_only else new_cards[card]
-        if replacing < lost[card]:
+    if not lost:
+        return None
+    gained = _elements(_minus(new_jokers, old_jokers))
+    whole_table = _tally(new_table, jokers=False)
+    for index in sorted(lost):
+        card = CARDS[index]
+        replacing = added.get(index, 0) if hand_only else whole_table.get(index, 0)
+        if replacing < lost[index]:
             msg = f"the joker declared as {card} changed to {gained[0]}"
-            if hand_only and new_cards[card] > replacing:
+            if hand_only and whole_table.get(index, 0) > replacing:
                 msg += f" (only a {card} from the hand may take its place)"
             return msg
     return None
+
+
+def _tally(melds: Iterable[Meld], *, jokers: bool) -> dict[int, int]:
+    """How many of each card (by index) the melds hold, or (``jokers``) their jokers stand for."""
+    counts: dict[int, int] = {}
+    for meld in melds:
+        if jokers:
+            for card, stands in zip(meld.cards, meld.stands_for, strict=True):
+                if card.is_joker:
+                    counts[stands.index] = counts.get(stands.index, 0) + 1
+        else:
+            for card in meld.cards:
+                counts[card.index] = counts.get(card.index, 0) + 1
+    return counts
+
+
+def _minus(counts: dict[int, int], other: dict[int, int]) -> dict[int, int]:
+    """The multiset difference of two tallies (what :class:`~collections.Counter` ``-`` gives)."""
+    return {
+        index: count - other.get(index, 0)
+        for index, count in counts.items()
+        if count > other.get(index, 0)
+    }
+
+
+def _elements(counts: dict[int, int]) -> list[Card]:
+    """The cards of a tally, in card order."""
+    return [CARDS[index] for index in sorted(counts) for _ in range(counts[index])]
+
+
+def _differing(table: Sequence[Meld], new_table: Sequence[Meld]) -> tuple[list[Meld], list[Meld]]:
+    """The two tables without the melds that stay in place (the same object at one place).
+
+    A meld action built from the table keeps its other melds where they were.
+    """
+    table, new_table = tuple(table), tuple(new_table)
+    shared = min(len(table), len(new_table))
+    old_rest = list(table[shared:])
+    new_rest = list(new_table[shared:])
+    for old, new in zip(table[:shared], new_table[:shared], strict=True):
+        if old is not new:
+            old_rest.append(old)
+            new_rest.append(new)
+    return old_rest, new_rest
 
 
 def _index(card: Card) -> int:

@@ -38,13 +38,19 @@ from rummylib.engine import (
     Phase,
     PhaseBase,
     Variant,
-    by_index,
     next_player,
     player_name,
     remove_cards,
 )
 from rummylib.errors import IllegalActionError
-from rummylib.melds import Meld, MeldRules, canonical_melds, extensions, find_melds
+from rummylib.melds import (
+    Meld,
+    MeldRules,
+    canonical_melds,
+    extension_cards,
+    extensions,
+    find_melds,
+)
 from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState, stack_deck
 from rummylib.table import (
@@ -139,6 +145,10 @@ class CarouselDetail:
     deals_won: tuple[int, ...] = ()
 
 
+#: The meld rules of every table, one shared object: the caches of ``rummylib.melds`` then
+#: find them by identity, without comparing them field by field.
+_MELD_RULES: Final = MeldRules()
+
 #: A state of a Carousel match.
 State: TypeAlias = "GameState[CarouselDetail]"
 
@@ -225,7 +235,7 @@ class Carousel(Variant[CarouselDetail]):
 
     def make_meld_rules(self) -> MeldRules:
         """Groups of 3–4 different suits, runs of 3+ with the ace low or high (rule 2.4)."""
-        return MeldRules()
+        return _MELD_RULES
 
     def make_card_points(self) -> CardPoints:
         """Joker 25, J Q K 10, 2–10 pip value, ace 1, each a setting (rule 2.3)."""
@@ -313,12 +323,19 @@ class Carousel(Variant[CarouselDetail]):
         rules = self.meld_rules
         hand = state.hands[player]
         table = state.table
-        tables = [(*table, meld) for meld in find_melds(hand, rules)]
+        # Each new table once, by where its new meld goes and what it is: two tables are
+        # equal just when those are (an extended meld is never the meld it extends).
+        tables: dict[tuple[int, Meld], tuple[Meld, ...]] = {}
+        for meld in find_melds(hand, rules):
+            tables.setdefault((len(table), meld), (*table, meld))
         for number, meld in enumerate(table):
-            for card in by_index(set(hand)):
-                for extension in extensions(meld, card, rules):
-                    tables.append((*table[:number], extension.meld, *table[number + 1 :]))
-        return [Rearrange(player=player, table=new) for new in dict.fromkeys(tables)]
+            # The hand's distinct cards in card order, asked only where a card fits at all.
+            for card in extension_cards(meld, rules):
+                if card in hand:
+                    for extension in extensions(meld, card, rules):
+                        new = (*table[:number], extension.meld, *table[number + 1 :])
+                        tables.setdefault((number, extension.meld), new)
+        return [Rearrange(player=player, table=new) for new in tables.values()]
 
     # -- applying -----------------------------------------------------------------------------
 

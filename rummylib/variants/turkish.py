@@ -26,7 +26,7 @@ those left in hand, plus a pool of 30 for going out; at most ten deals, or to 50
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Final, TypeAlias
 
 import attrs
 
@@ -57,7 +57,7 @@ from rummylib.engine import (
     remove_cards,
 )
 from rummylib.errors import ConfigurationError
-from rummylib.melds import Extension, Meld, MeldRules, RunEnd, extensions
+from rummylib.melds import Extension, Meld, MeldRules, RunEnd, extension_cards
 from rummylib.scoring import CardPoints, ScoreLine, hand_points
 from rummylib.state import GameState
 from rummylib.views import Observation
@@ -136,6 +136,10 @@ class TurkishDetail:
 def _cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
+
+#: The meld rules of every table, one shared object: the caches of ``rummylib.melds`` then
+#: find them by identity, without comparing them field by field.
+_MELD_RULES: Final = MeldRules()
 
 #: A state of a Turkish 500 match.
 State: TypeAlias = "GameState[TurkishDetail]"
@@ -243,7 +247,7 @@ class Turkish500(Variant[TurkishDetail]):
 
     def make_meld_rules(self) -> MeldRules:
         """Groups of 3–4 different suits, runs with the ace high or low, no wrap (rule 3.6)."""
-        return MeldRules()
+        return _MELD_RULES
 
     def make_card_points(self) -> CardPoints:
         """2–10 pip value, J Q K 10, ace 15 (1 as the low end of a run), joker 15 (rule 3.9)."""
@@ -403,11 +407,14 @@ class Turkish500(Variant[TurkishDetail]):
         """Whether ``card`` (in ``hand``) can still be laid down or off this turn."""
         if card not in hand:
             return False
-        if len(hand) - 1 >= keep and any(extensions(meld, card, self.meld_rules) for meld in table):
-            return True
-        if len(hand) - self.meld_rules.min_size < keep:
+        rules = self.meld_rules
+        if len(hand) - 1 >= keep:
+            for meld in table:
+                if card in extension_cards(meld, rules):  # it has a way onto the meld
+                    return True
+        if len(hand) - rules.min_size < keep:
             return False
-        return may_meld_card(hand, card, self.meld_rules)
+        return may_meld_card(hand, card, rules)
 
     def phase_refusal(self, state: State, action: Action) -> str:
         """A move of no phase here is "not a move of turkish500"."""
@@ -447,25 +454,36 @@ class Turkish500(Variant[TurkishDetail]):
             return refusal
         laid = [card for meld in action.melds for card in meld.cards]
         hand = state.hands[action.player]
+        # The hand holds every card laid (the base refusal checked), so this many are left.
+        refusal = self._keep_refusal(state, action.player, len(hand) - len(laid))
+        if refusal is not None or not self._owes_other(state, laid):
+            return refusal
         rest = remove_cards(hand, laid)
-        return self._keep_refusal(state, action.player, len(rest)) or self._owed_refusal(
-            state, rest, (*state.table, *action.melds), laid
-        )
+        return self._owed_refusal(state, rest, (*state.table, *action.melds), laid)
 
     def refuse_lay_off(self, state: State, action: LayOff) -> str | None:
         """3.6: a card that extends a table meld, keeping what the turn must keep."""
         refusal = super().refuse_lay_off(state, action)
         if refusal is not None:
             return refusal
-        rest = remove_cards(state.hands[action.player], (action.card,))
-        refusal = self._keep_refusal(state, action.player, len(rest))
-        if refusal is not None:
+        hand = state.hands[action.player]
+        refusal = self._keep_refusal(state, action.player, len(hand) - 1)
+        if refusal is not None or not self._owes_other(state, (action.card,)):
             return refusal
+        rest = remove_cards(hand, (action.card,))
         table = list(state.table)
         way = lay_off_way(table[action.meld_index], action, self.meld_rules)
         assert not isinstance(way, str)  # the base refusal found it
         table[action.meld_index] = way.meld
         return self._owed_refusal(state, rest, table, (action.card,))
+
+    def _owes_other(self, state: State, melded: Sequence[Card]) -> bool:
+        """Whether a card taken from the pile is still owed once ``melded`` are melded.
+
+        Only then can :meth:`_owed_refusal` refuse.
+        """
+        owed = state.detail.must_meld
+        return owed is not None and owed not in melded
 
     def refuse_discard(self, state: State, action: Discard) -> str | None:
         """3.5: a card of the hand, once a card taken from the pile is melded."""
