@@ -37,6 +37,11 @@ All are exact; the tests hold them to a brute-force oracle and to each other. Ta
 functions of frozen rule and points objects, cached with :func:`functools.lru_cache` (and a
 small identity-keyed memo in front of it, since hashing those objects costs more than a gin
 hand's whole search). No state survives from one hand to the next.
+
+Nothing is built at import. The first hand arranged under a rule set and points table builds
+the simple solver's tables (about 0.1 s), and the first hand with jokers or duplicates the
+general solver's tables for its joker count (0.01 to 0.1 s each); both last for the process.
+:func:`clear_tables` forgets them.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card
-from rummylib.melds import Meld, MeldKind, MeldRules, rank_at
+from rummylib.melds import Meld, MeldKind, MeldRules
 from rummylib.scoring import CardPoints
 
 #: Weight of one point; the weight of a card is ``points * BIG + 1``. Far above any card count.
@@ -137,12 +142,13 @@ def _run_reading_splits(is_natural: Sequence[bool], rules: MeldRules) -> bool:
     return False
 
 
-def _run_windows(size: int, rules: MeldRules) -> list[list[int]]:
-    """The rank sequences of every run window of ``size`` cards."""
-    return [
-        [int(rank_at(position)) for position in range(start, start + size)]
+@functools.lru_cache(maxsize=256)
+def _run_windows(size: int, rules: MeldRules) -> tuple[tuple[int, ...], ...]:
+    """The rank sequences of every run window of ``size`` cards (ranks 1–13)."""
+    return tuple(
+        tuple((position - 1) % 13 + 1 for position in range(start, start + size))
         for start in rules.run_starts(size)
-    ]
+    )
 
 
 def _readings(naturals: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple[bool, bool]:
@@ -215,9 +221,32 @@ def _candidate_pairs(  # noqa: PLR0912  (one pass over groups, then over run win
     return pairs
 
 
+#: The general solver's tables are built for this many jokers and fewer at once (one pause,
+#: early), the fewer-joker shapes cut from this many's.
+BATCH_JOKERS: Final = 4
+
+
 @functools.lru_cache(maxsize=64)
 def shapes(rules: MeldRules, joker_count: int) -> tuple[Shape, ...]:
-    """Every irreducible shape needing at most ``joker_count`` jokers, in canonical order."""
+    """Every irreducible shape needing at most ``joker_count`` jokers, in canonical order.
+
+    Whether a meld is legal and irreducible does not depend on the joker count the table is
+    for, so the shapes for one to ``BATCH_JOKERS - 1`` jokers are those for ``BATCH_JOKERS``
+    that need at most ``joker_count``, their joker intervals cut there.
+    """
+    if 0 < joker_count < BATCH_JOKERS:
+        result = []
+        for shape in shapes(rules, BATCH_JOKERS):
+            if shape.low <= joker_count:
+                high = min(shape.high, joker_count)
+                melds = shape.melds[: high - shape.low + 1]
+                result.append(shape._replace(high=high, melds=melds))
+        return tuple(result)
+    return shapes_of(rules, joker_count)
+
+
+def shapes_of(rules: MeldRules, joker_count: int) -> tuple[Shape, ...]:
+    """:func:`shapes`, worked out from the candidate melds for this joker count (no cache)."""
     kept: dict[tuple[int, ...], list[int]] = {}
     for naturals, jokers in _candidate_pairs(rules, joker_count):
         legal, splits = _readings(naturals, jokers, rules)
@@ -271,9 +300,8 @@ def reading(naturals: tuple[int, ...], jokers: int, rules: MeldRules) -> Meld:
         )
     suit = naturals[0] // 13
     held = {index % 13 + 1 for index in naturals}
-    best: tuple[tuple[int, int], list[int]] | None = None
-    for start in rules.run_starts(size):
-        window = [int(rank_at(position)) for position in range(start, start + size)]
+    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
+    for start, window in zip(rules.run_starts(size), _run_windows(size, rules), strict=True):
         if not held <= set(window):
             continue
         is_natural = [rank in held for rank in window]
@@ -425,6 +453,9 @@ def general_tables(
     entry = _RECENT_GENERAL.get(key)
     if entry is not None and entry[0] is rules and entry[1] is points:
         return entry[2], entry[3], entry[4]
+    if joker_count <= BATCH_JOKERS:  # the first hand with jokers builds 0 to 4 jokers' tables
+        for count in range(BATCH_JOKERS + 1):
+            _shape_info(rules, count, points)
     tables = _general_tables(rules, joker_count)
     info, card_weight = _shape_info(rules, joker_count, points)
     if len(_RECENT_GENERAL) >= 16:
@@ -1040,13 +1071,14 @@ def _simple_tables(  # noqa: PLR0912, PLR0915  (two dynamic programs and their t
 @functools.lru_cache(maxsize=1)
 def _suit_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
     """``_suit_cards()[suit][mask]``: the cards of a 13-bit rank mask, by rank."""
-    return tuple(
-        tuple(
-            tuple(CARDS[13 * suit + rank] for rank in range(13) if mask >> rank & 1)
-            for mask in range(1 << 13)
-        )
-        for suit in range(4)
-    )
+    table = []
+    for suit in range(4):
+        cards: list[tuple[Card, ...]] = [()]
+        for mask in range(1, 1 << 13):  # the mask without its top rank, then that rank
+            top = mask.bit_length() - 1
+            cards.append((*cards[mask ^ (1 << top)], CARDS[13 * suit + top]))
+        table.append(tuple(cards))
+    return tuple(table)
 
 
 #: The tables of the last few (rules, points) pairs, by identity: a bounded, pure memo in front
@@ -1366,6 +1398,7 @@ def clear_tables() -> None:
     for cached in (shapes, _general_tables, _shape_info, _simple_rules, _simple_tables):
         cached.cache_clear()
     _suit_cards.cache_clear()
+    _run_windows.cache_clear()
     _RECENT_SIMPLE.clear()
     _RECENT_GENERAL.clear()
     LAST_SIMPLE[0] = None

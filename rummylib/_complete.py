@@ -7,8 +7,12 @@ one card from ``skippable`` to be set aside, but it does not insist that every j
 So ``False`` is exact ("impossible"), while ``True`` means "possible, or a joker would be
 left over" — callers confirm with :func:`rummylib.arrangement.arrange`.
 
-The search always places the lowest remaining natural card (by :attr:`Card.index`), so it
-fails fast on the isolated cards that make most hands impossible.
+:func:`may_meld_all` searches: it always places the lowest remaining natural card (by
+:attr:`Card.index`), so it fails fast on the isolated cards that make most hands impossible.
+:func:`meldable_discards` answers the same question from per-suit tables for the usual rules,
+and :func:`declarations` lists an Israeli player's declarations with it; the tests hold the
+tables to the search. Nothing is built at import: the first call for a rule set builds its
+tables (a few hundredths of a second).
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from rummylib.cards import JOKER, JOKER_INDEX, Card
-from rummylib.melds import AceRule, MeldRules, find_melds, is_meld, rank_at
+from rummylib.arrangement import arrange
+from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card
+from rummylib.melds import AceRule, Meld, MeldRules, find_melds, is_meld
+from rummylib.scoring import CardPoints
 
 # A run window through one card: the other cards' indexes by position, the offset of the
 # card itself, and the offsets that are ace positions.
@@ -331,7 +337,7 @@ def _triples_with(hand: Sequence[Card], card: Card) -> list[list[Card]]:
             triple = [card]
             for other in range(start, start + 3):
                 if other != position:
-                    wanted = Card(rank_at(other), card.suit)
+                    wanted = CARDS[card.index - card.index % 13 + (other - 1) % 13]
                     triple.append(wanted if wanted in present else JOKER)
             if triple.count(JOKER) <= jokers:
                 triples.append(triple)
@@ -340,3 +346,626 @@ def _triples_with(hand: Sequence[Card], card: Card) -> list[list[Card]]:
 
 def _index(card: Card) -> int:
     return card.index
+
+
+# ------------------------------------------------------------------------------------------
+# The same test by tables, for the usual rules: three-card melds, groups of different suits,
+# one natural card a meld at least, no run round the corner.
+#
+# A hand is two bit sets over card indexes, ``first`` (the natural cards held) and ``second``
+# (those held twice), and a count of jokers; a suit is the same pair of 13-bit rank masks
+# (bit ``rank - 1``). The question is the one :func:`may_meld_all` answers: do melds cover the
+# natural cards (but one, with a free discard) with the jokers there are? A run of six cards
+# or more splits into runs of three to five (a piece without a natural card only leaves its
+# jokers over, which the question allows), so windows of three to five cards are enough; a
+# card alone is a group with two jokers. Three stages, cheapest first: a bound that drops
+# the second copies and shares a group's jokers out among its cards (:func:`_coarse`), the
+# same bound exact for every suit and with the copies (:func:`_bound`), then every way to
+# form groups with the suits' exact costs (:func:`_fits`).
+
+#: 13 bits: the ranks of one suit.
+_SUIT: Final = (1 << 13) - 1
+#: For each 4-bit set of suits, those suits' aces as card bits (shift left by a rank).
+_SPREAD: Final = tuple(
+    sum(1 << (13 * suit) for suit in range(4) if mask >> suit & 1) for mask in range(16)
+)
+#: What a suit's tables depend on: the ace rule's value, ``joker_beside_ace``, the longest
+#: window (at most five).
+_Key = tuple[str, bool, int]
+#: A run window through a card: its ranks (bits), its length, the ranks that must be natural.
+_RunWindow = tuple[int, int, int]
+#: A way to form groups at one rank: the bits it clears in ``second`` and in ``first``, and
+#: the jokers the groups need.
+_GroupWay = tuple[int, int, int]
+#: Per rank mask of a suit: the fewest jokers covering it, the same with one card free, the
+#: fewest half jokers when any card may leave for half a joker, the same with one card free;
+#: and the windows through each rank.
+_SuitTables = tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[_RunWindow, ...], ...],
+]
+
+
+def _starts(ace: str, size: int) -> range:
+    """:meth:`MeldRules.run_starts <rummylib.melds.MeldRules.run_starts>` without wrapping."""
+    if ace == AceRule.LOW.value:
+        return range(1, 15 - size)
+    if ace == AceRule.HIGH.value:
+        return range(2, 16 - size)
+    return range(1, 16 - size)
+
+
+def _run_windows(key: _Key) -> tuple[tuple[_RunWindow, ...], ...]:
+    """For each rank, the run windows holding it (positions 1 and 14 are the ace's)."""
+    ace, beside, longest = key
+    windows = []
+    for rank in range(13):
+        here = (1, 14) if rank == 0 else (rank + 1,)
+        found = []
+        for size in range(3, longest + 1):
+            for start in _starts(ace, size):
+                end = start + size - 1
+                if not any(start <= position <= end for position in here):
+                    continue
+                ranks = required = 0
+                for position in range(start, end + 1):
+                    ranks |= 1 << (position - 1) % 13
+                    if not beside and position in {1, 14}:  # the ace and its neighbours
+                        for near in range(max(start, position - 1), min(end, position + 1) + 1):
+                            required |= 1 << (near - 1) % 13
+                found.append((ranks, size, required))
+        windows.append(tuple(found))
+    return tuple(windows)
+
+
+def _with_one_free(costs: Sequence[int]) -> tuple[int, ...]:
+    """For each mask, the least cost of the mask or of the mask less one card."""
+    free = [0] * len(costs)
+    for mask in range(1, len(costs)):
+        best = costs[mask]
+        rest = mask
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            cost = costs[mask ^ low]
+            best = cost if cost < best else best
+        free[mask] = best
+    return tuple(free)
+
+
+@functools.lru_cache(maxsize=16)
+def _suit_tables(key: _Key) -> _SuitTables:
+    """The tables of one suit (see :data:`_SuitTables`), built once per key.
+
+    The cover takes the lowest card and tries it alone, then each window through it, every
+    window using all the cards of the mask it holds: a window that left one of them to
+    another meld could take it back, that meld taking a joker in its place, at no extra cost
+    (the place is never beside that meld's ace, which would be the lowest card and so in this
+    window).
+    """
+    windows = _run_windows(key)
+    runs = [0] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        low = mask & -mask
+        best = 2 + runs[mask ^ low]
+        for ranks, size, required in windows[low.bit_length() - 1]:
+            used = mask & ranks
+            if used & required == required:
+                cost = size - used.bit_count() + runs[mask & ~ranks]
+                best = cost if cost < best else best
+        runs[mask] = best
+    shed = [0] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        best = 2 * runs[mask]
+        rest = mask
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            cost = 1 + shed[mask ^ low]
+            best = cost if cost < best else best
+        shed[mask] = best
+    return tuple(runs), _with_one_free(runs), tuple(shed), _with_one_free(shed), windows
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _suit_cost(key: _Key, first: int, second: int) -> int:
+    """The fewest jokers covering a suit that holds ``first``, the ranks ``second`` twice."""
+    runs, _, _, _, windows = _suit_tables(key)
+    if not second:
+        return runs[first]
+    low = first & -first
+    best = 2 + _suit_cost(key, first & ~(low & ~second), second & ~low)
+    for ranks, size, required in windows[low.bit_length() - 1]:
+        used = first & ranks
+        if used & required == required:
+            rest = _suit_cost(key, first & ~(used & ~second), second & ~used)
+            best = min(best, size - used.bit_count() + rest)
+    return best
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _suit_cost_free(key: _Key, first: int, second: int) -> int:
+    """:func:`_suit_cost` with one card of the suit set aside for free."""
+    best = _suit_cost(key, first, second)
+    rest = first
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        best = min(best, _suit_cost(key, first & ~(low & ~second), second & ~low))
+    return best
+
+
+def _leave(
+    mask: int, leaving: int, half: int, runs: Sequence[int], runs_free: Sequence[int]
+) -> tuple[int, int]:
+    """A suit's share of the bound, in half jokers, without and with a free card.
+
+    Each card of ``leaving`` may go to a group, for half a joker at a ``half`` rank (a group
+    of two suits needs one joker) and for nothing elsewhere (three suits need none); the
+    suit's runs cover the rest.
+    """
+    whole = loose = 1 << 30
+    part = leaving
+    while True:  # every subset of ``leaving``
+        rest = mask ^ part
+        price = (part & half).bit_count()
+        value = 2 * runs[rest] + price
+        whole = value if value < whole else whole
+        value = 2 * runs_free[rest] + price
+        loose = value if value < loose else loose
+        if not part:
+            return whole, loose
+        part = (part - 1) & leaving
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _suit_bound(key: _Key, packed: int) -> tuple[int, int]:
+    """:func:`_leave` for a suit holding cards twice.
+
+    ``packed`` holds four 13-bit masks: the ranks, those held twice, the ranks whose cards
+    may leave, and the half ranks among them. One copy or both may leave.
+    """
+    first, second = packed & _SUIT, packed >> 13 & _SUIT
+    leaving, half = packed >> 26 & _SUIT, packed >> 39
+    best = loose = 1 << 30
+    choices = []
+    rest = leaving & second
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        choices.append(
+            ((0, 0, 0), (low, 0, 1 if half & low else 0), (low, low, 2 if half & low else 0))
+        )
+    for ways in itertools.product(*choices):
+        clear_second = clear_first = price = 0
+        for copy, card, cost in ways:
+            clear_second |= copy
+            clear_first |= card
+            price += cost
+        twice = second & ~clear_second
+        part = leaving & ~second  # the cards held once: leave or stay
+        while True:
+            held = first & ~clear_first & ~part
+            extra = price + (part & half).bit_count()
+            whole = 2 * _suit_cost(key, held, twice) + extra
+            best = whole if whole < best else best
+            free = 2 * _suit_cost_free(key, held, twice) + extra
+            loose = free if free < loose else loose
+            if not part:
+                break
+            part = (part - 1) & leaving & ~second
+    return best, loose
+
+
+def _group_cost(taken: Sequence[int], most: int) -> int | None:
+    """Fewest jokers for groups holding ``taken[suit]`` cards of each suit, or ``None``.
+
+    Groups of one rank: different suits, two to ``most`` cards each.
+    """
+    if not any(taken):
+        return 0
+    lead = next(suit for suit in range(4) if taken[suit])
+    others = [suit for suit in range(4) if suit != lead and taken[suit]]
+    best: int | None = None
+    for size in range(1, min(len(others), most - 1) + 1):
+        for chosen in itertools.combinations(others, size):
+            rest = list(taken)
+            rest[lead] -= 1
+            for suit in chosen:
+                rest[suit] -= 1
+            cost = _group_cost(rest, most)
+            if cost is not None and (best is None or cost + max(0, 2 - size) < best):
+                best = cost + max(0, 2 - size)
+    return best
+
+
+@functools.lru_cache(maxsize=4)
+def _group_ways(most: int) -> tuple[tuple[tuple[_GroupWay, ...], ...], ...]:
+    """``_group_ways(most)[rank][held | twice << 4]``: the ways to form groups at a rank.
+
+    From the suits held (``twice``: held twice), groups of at most ``most`` cards; the way
+    without a group comes first.
+    """
+    patterns: list[list[tuple[int, int, int]]] = []  # (copy suits, card suits, jokers)
+    for pattern in range(256):
+        held, twice = pattern & 15, pattern >> 4
+        counts = [(held >> suit & 1) + (twice >> suit & 1) for suit in range(4)]
+        ways = []
+        if not twice & ~held:
+            for taken in itertools.product(*(range(count + 1) for count in counts)):
+                cost = _group_cost(taken, most)
+                if cost is not None:
+                    copy = sum(1 << s for s in range(4) if counts[s] == 2 and taken[s])
+                    card = sum(1 << s for s in range(4) if taken[s] and taken[s] == counts[s])
+                    ways.append((copy, card, cost))
+        patterns.append(ways)
+    return tuple(
+        tuple(
+            tuple((_SPREAD[copy] << rank, _SPREAD[card] << rank, cost) for copy, card, cost in ways)
+            for ways in patterns
+        )
+        for rank in range(13)
+    )
+
+
+#: The tables for one rule set: the suits' key and tables, the group ways, whether the quick
+#: bounds apply (runs of five allowed: two overlapping runs then merge into runs), and the
+#: suit tables in half jokers for :func:`_coarse`.
+_Tables = tuple[
+    _Key,
+    _SuitTables,
+    tuple[tuple[tuple[_GroupWay, ...], ...], ...],
+    bool,
+    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+]
+
+
+@functools.lru_cache(maxsize=16)
+def _rule_tables(rules: MeldRules) -> _Tables | None:
+    """The tables for ``rules``, or ``None`` for rules they do not model."""
+    if (
+        rules.min_size != 3
+        or not rules.group_distinct_suits
+        or rules.min_naturals != 1
+        or rules.ace is AceRule.WRAP
+    ):
+        return None
+    key = (rules.ace.value, rules.joker_beside_ace, min(5, rules.longest_run))
+    suits = _suit_tables(key)
+    runs, runs_free, shed, shed_free, _ = suits
+    halves = (
+        tuple(2 * cost for cost in runs),
+        tuple(2 * cost for cost in runs_free),
+        shed,
+        shed_free,
+    )
+    return key, suits, _group_ways(rules.max_group_size), rules.longest_run >= 5, halves
+
+
+def _split(hand: Sequence[Card]) -> tuple[int, int, int] | None:
+    """The hand as ``(first, second, jokers)``; ``None`` if it holds a card three times."""
+    first = second = jokers = 0
+    for card in hand:
+        index = card.index
+        if index == JOKER_INDEX:
+            jokers += 1
+            continue
+        bit = 1 << index
+        if first & bit:
+            if second & bit:
+                return None
+            second |= bit
+        else:
+            first |= bit
+    return first, second, jokers
+
+
+def _coarse(first: int, jokers: int, tables: _Tables, free: bool) -> bool:
+    """Whether a quick lower bound on the jokers needed leaves the hand possible.
+
+    It leaves the second copies out, which cannot cost more: a copy's run, if it had one,
+    merges with the run of the other copy into one run that needs no more jokers, and a copy
+    in a group simply goes. It shares a group's jokers out among its cards, as
+    :func:`_leave` does, exactly for a suit with one or two cards at ranks that other suits
+    hold too, and for a suit with more by letting any of its cards leave for half a joker.
+    """
+    runs, runs_free, shed, shed_free = tables[4]
+    m0, m1, m2 = first & _SUIT, first >> 13 & _SUIT, first >> 26 & _SUIT
+    m3 = first >> 39
+    seen = m0 | m1
+    two = m0 & m1 | seen & m2 | (seen | m2) & m3
+    three = m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
+    total = gain = 0
+    for mask in (m0, m1, m2, m3):
+        leaving = mask & two
+        whole, loose = runs[mask], runs_free[mask]
+        if leaving:
+            low = leaving & -leaving
+            high = leaving ^ low
+            if high & (high - 1):  # three cards or more: any card of the suit may leave
+                free_cards = (mask & three).bit_count()
+                whole, loose = shed[mask] - free_cards, shed_free[mask] - free_cards
+            else:  # one or two cards: each leaves or stays
+                price = 0 if low & three else 1
+                value = runs[mask ^ low] + price
+                whole = value if value < whole else whole
+                value = runs_free[mask ^ low] + price
+                loose = value if value < loose else loose
+                if high:
+                    extra = 0 if high & three else 1
+                    value = runs[mask ^ high] + extra
+                    whole = value if value < whole else whole
+                    value = runs_free[mask ^ high] + extra
+                    loose = value if value < loose else loose
+                    value = runs[mask ^ leaving] + price + extra
+                    whole = value if value < whole else whole
+                    value = runs_free[mask ^ leaving] + price + extra
+                    loose = value if value < loose else loose
+        total += whole
+        gain = whole - loose if whole - loose > gain else gain
+    return (total - gain if free else total) <= 2 * jokers
+
+
+def _bound(first: int, second: int, jokers: int, tables: _Tables, free: bool) -> bool:
+    """Whether a lower bound on the jokers needed leaves the hand possible.
+
+    Each suit is counted apart (:func:`_leave`, :func:`_suit_bound`): a group's jokers are
+    shared out among its cards, half a joker each in a group of two suits.
+    """
+    key, suits, _, _, _ = tables
+    runs, runs_free, _, _, _ = suits
+    m0, m1, m2 = first & _SUIT, first >> 13 & _SUIT, first >> 26 & _SUIT
+    m3 = first >> 39
+    seen = m0 | m1
+    two = m0 & m1 | seen & m2 | (seen | m2) & m3
+    three = m0 & m1 & (m2 | m3) | m2 & m3 & (m0 | m1)
+    half = two & ~three
+    total = gain = 0
+    for shift, mask in ((0, m0), (13, m1), (26, m2), (39, m3)):
+        twice = second >> shift & _SUIT
+        leaving = mask & two
+        if twice:
+            packed = mask | twice << 13 | leaving << 26 | (leaving & half) << 39
+            whole, loose = _suit_bound(key, packed)
+        else:
+            whole, loose = _leave(mask, leaving, half, runs, runs_free)
+        total += whole
+        gain = whole - loose if whole - loose > gain else gain
+    return (total - gain if free else total) <= 2 * jokers
+
+
+def _suits_cost(first: int, second: int, tables: _Tables, free: bool) -> int:
+    """The jokers the four suits' runs need (with one card free if ``free``)."""
+    key, suits, _, _, _ = tables
+    runs, runs_free, _, _, _ = suits
+    total = gain = 0
+    for shift in (0, 13, 26, 39):
+        mask = first >> shift & _SUIT
+        twice = second >> shift & _SUIT
+        if twice:
+            whole = _suit_cost(key, mask, twice)
+            loose = _suit_cost_free(key, mask, twice) if free else whole
+        else:
+            whole, loose = runs[mask], runs_free[mask]
+        total += whole
+        gain = whole - loose if whole - loose > gain else gain
+    return total - gain if free else total
+
+
+def _fits(first: int, second: int, jokers: int, tables: _Tables, free: bool) -> bool:
+    """Whether melds cover the natural cards (but one, if ``free``) with ``jokers`` jokers.
+
+    Exact: every way to form groups at the ranks held in two suits or more, each with the
+    suits' runs covering the rest. The bounds rule most hands out before that.
+    """
+    if (tables[3] and not _coarse(first, jokers, tables, free)) or not _bound(
+        first, second, jokers, tables, free
+    ):
+        return False
+    for clear_second, clear_first, cost in _groupings(first, second, tables):
+        if cost <= jokers and (
+            cost + _suits_cost(first & ~clear_first, second & ~clear_second, tables, free) <= jokers
+        ):
+            return True
+    return False
+
+
+def _groupings(first: int, second: int, tables: _Tables) -> Iterator[tuple[int, int, int]]:
+    """Every way to form groups: the bits it clears in ``second`` and ``first``, its jokers."""
+    ways_at = tables[2]
+    m0, m1, m2 = first & _SUIT, first >> 13 & _SUIT, first >> 26 & _SUIT
+    m3 = first >> 39
+    seen = m0 | m1
+    ranks = m0 & m1 | seen & m2 | (seen | m2) & m3
+    choices = []
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = low.bit_length() - 1
+        held = (first >> rank & 1) | (first >> (13 + rank) & 1) << 1
+        held |= (first >> (26 + rank) & 1) << 2 | (first >> (39 + rank) & 1) << 3
+        twice = (second >> rank & 1) | (second >> (13 + rank) & 1) << 1
+        twice |= (second >> (26 + rank) & 1) << 2 | (second >> (39 + rank) & 1) << 3
+        choices.append(ways_at[rank][held | twice << 4])
+    for ways in itertools.product(*choices):
+        clear_second = clear_first = cost = 0
+        for copy, card, needed in ways:
+            clear_second |= copy
+            clear_first |= card
+            cost += needed
+        yield clear_second, clear_first, cost
+
+
+def _fitting_bits(  # noqa: PLR0912  (one pass over the groupings, in one frame)
+    first: int, second: int, jokers: int, allowed: int, tables: _Tables
+) -> int:
+    """The ``allowed`` natural cards whose discard leaves a hand that fits, as bits.
+
+    One pass over the ways to form groups, trying each discard in each: with the groups
+    chosen, only the discard's own suit changes.
+    """
+    key, suits, _, _, _ = tables
+    runs, runs_free, _, _, _ = suits
+    found = 0
+    for clear_second, clear_first, cost in _groupings(first, second, tables):
+        if cost > jokers:
+            continue
+        left, twice = first & ~clear_first, second & ~clear_second
+        costs = []
+        total = cost
+        saving = 0
+        for shift in (0, 13, 26, 39):
+            mask, copies = left >> shift & _SUIT, twice >> shift & _SUIT
+            if copies:
+                whole = _suit_cost(key, mask, copies)
+                loose = _suit_cost_free(key, mask, copies)
+            else:
+                whole, loose = runs[mask], runs_free[mask]
+            costs.append(whole)
+            total += whole
+            saving = whole - loose if whole - loose > saving else saving
+        if total - saving > jokers:
+            continue  # not even the best discard helps
+        for number, shift in enumerate((0, 13, 26, 39)):
+            mask, copies = left >> shift & _SUIT, twice >> shift & _SUIT
+            rest = total - costs[number]
+            candidates = (allowed & ~found) >> shift & mask
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                if copies & low:
+                    after = _suit_cost(key, mask, copies ^ low)
+                elif copies:
+                    after = _suit_cost(key, mask ^ low, copies)
+                else:
+                    after = runs[mask ^ low]
+                if rest + after <= jokers:
+                    found |= low << shift
+        if found == allowed:
+            break
+    return found
+
+
+#: The tables of the last rule set asked about, checked by identity (a pure memo in front of
+#: the ``lru_cache``, like the solver's ``LAST_SIMPLE``).
+_LAST_TABLES: list[tuple[MeldRules, _Tables | None] | None] = [None]
+
+
+def _tables_for(rules: MeldRules) -> _Tables | None:
+    last = _LAST_TABLES[0]
+    if last is not None and last[0] is rules:
+        return last[1]
+    tables = _rule_tables(rules)
+    _LAST_TABLES[0] = (rules, tables)
+    return tables
+
+
+def meldable_discards(
+    hand: Sequence[Card], rules: MeldRules, allowed: Sequence[Card]
+) -> list[Card]:
+    """The cards of ``allowed`` whose discard leaves a hand that :func:`may_meld_all` passes.
+
+    ``allowed`` holds distinct cards of ``hand``. The answer is the same as asking
+    :func:`may_meld_all` of each rest; tables find it for three-card melds, groups of
+    different suits and no run round the corner (with no card held three times), and
+    :func:`may_meld_all` otherwise. The first call for a rule set builds its tables (a few
+    hundredths of a second).
+
+    >>> from rummylib import MeldRules, parse_cards
+    >>> hand = parse_cards("Ah 2h 3h 7c 7d 7s Kd *")
+    >>> meldable_discards(hand, MeldRules(joker_beside_ace=False), parse_cards("Ah 7c Kd"))
+    [Card.parse('Kd')]
+    """
+    tables = _tables_for(rules)
+    split = None if tables is None else _split(hand)
+    if tables is None or split is None:
+        found = []
+        if may_meld_all(hand, rules, allowed):
+            for card in allowed:
+                rest = list(hand)
+                rest.remove(card)
+                if may_meld_all(rest, rules):
+                    found.append(card)
+        return found
+    first, second, jokers = split
+    if not _fits(first, second, jokers, tables, free=True):
+        return []
+    bits = sum(1 << card.index for card in allowed if card.index != JOKER_INDEX)
+    fitting = _fitting_bits(first, second, jokers, bits, tables)
+    if JOKER in allowed and _fits(first, second, jokers - 1, tables, free=False):
+        fitting |= 1 << JOKER_INDEX
+    return [card for card in allowed if fitting >> card.index & 1]
+
+
+def declarations(
+    hand: Sequence[Card], rules: MeldRules, points: CardPoints, keep: Card | None = None
+) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
+    """Each natural card but ``keep`` whose discard leaves a complete hand, with its melds.
+
+    In card index order; the melds are those :func:`~rummylib.arrangement.arrange` gives
+    the rest of the hand. This is the Israeli declaration (jokers are never discarded): the
+    tables of :func:`meldable_discards` rule most hands out in microseconds, and the few that
+    pass are arranged and remembered (a bounded memo keyed on the cards, the card kept, the
+    rules and the points).
+
+    >>> from rummylib import CardPoints, MeldRules, parse_cards
+    >>> hand = parse_cards("Ah 2h 3h 7c 7d 7s Kd *")
+    >>> found = declarations(hand, MeldRules(joker_beside_ace=False), CardPoints())
+    >>> [(str(card), [str(meld) for meld in melds]) for card, melds in found]
+    [('Kd', ['7c 7d *=7h 7s', 'Ah 2h 3h'])]
+    """
+    last = _LAST_TABLES[0]
+    tables = last[1] if last is not None and last[0] is rules else _tables_for(rules)
+    split = None if tables is None else _split(hand)
+    if tables is None or split is None:
+        held = {card.index for card in hand} - {JOKER_INDEX}
+        if keep is not None:
+            held.discard(keep.index)
+        allowed = [CARDS[index] for index in sorted(held)]
+        return _arranged(hand, meldable_discards(hand, rules, allowed), rules, points)
+    first, second, jokers = split
+    if tables[3] and not _coarse(first, jokers, tables, True):  # most hands end here
+        return ()
+    if not _fits(first, second, jokers, tables, free=True):
+        return ()
+    allowed_bits = first if keep is None else first & ~(1 << keep.index)
+    return _declarations(first, second, jokers, allowed_bits, rules, points)
+
+
+@functools.lru_cache(maxsize=1024)
+def _declarations(  # noqa: PLR0917  (the memo's key)
+    first: int, second: int, jokers: int, allowed: int, rules: MeldRules, points: CardPoints
+) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
+    tables = _tables_for(rules)
+    assert tables is not None
+    hand = [CARDS[index] for index in (*_indexes(first), *_indexes(second))]
+    hand += [JOKER] * jokers
+    fitting = _fitting_bits(first, second, jokers, allowed, tables)
+    return _arranged(hand, [CARDS[index] for index in _indexes(fitting)], rules, points)
+
+
+def _arranged(
+    hand: Sequence[Card], discards: Iterable[Card], rules: MeldRules, points: CardPoints
+) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
+    """The discards that leave a complete arrangement, with its melds."""
+    found = []
+    for card in discards:
+        rest = list(hand)
+        rest.remove(card)
+        best = arrange(rest, rules, points)
+        if best.is_complete:
+            found.append((card, best.melds))
+    return tuple(found)
+
+
+def _indexes(bits: int) -> list[int]:
+    """The positions of the set bits, ascending."""
+    found = []
+    while bits:
+        low = bits & -bits
+        found.append(low.bit_length() - 1)
+        bits ^= low
+    return found

@@ -118,6 +118,10 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     The answer is exact for any hand: any size, duplicate cards from several packs, any number
     of jokers, every :class:`~rummylib.melds.MeldRules` setting.
 
+    The solver's tables are built on first use, not at import: the first call with a rule
+    set and points table takes about 0.1 s longer, and the first with a given number of
+    jokers up to 0.1 s more; they are then kept for the process.
+
     Ties are broken deterministically: the result depends only on the hand as a multiset (not
     on the order of its cards), the rules and the points. Among equally good arrangements the
     solver keeps the first it finds; with a discard, it sets aside one of the heaviest allowed

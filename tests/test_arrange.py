@@ -37,6 +37,7 @@ from rummylib import (
 from rummylib.arrangement import format_arrangement
 from rummylib.cards import CARDS
 from rummylib.cli import main
+from rummylib.strategies import meld_rules
 from tests.oracle import Oracle, oracle_value
 
 GIN = MeldRules(ace=AceRule.LOW)
@@ -487,3 +488,17 @@ def test_cli_arrange_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert "bad points 'queen=3'" in capsys.readouterr().err
     assert main(["check", "--discard", "7h 8h 9h"]) == 2
     assert "--discard needs --arrange" in capsys.readouterr().err
+
+
+@settings(deadline=None, max_examples=30)
+@given(rules=meld_rules(), jokers=st.integers(1, _arrange.BATCH_JOKERS - 1))
+def test_shapes_for_fewer_jokers_are_cut_from_the_batch_ones(rules: MeldRules, jokers: int) -> None:
+    # shapes() cuts the tables for 1-3 jokers from the 4-joker ones; worked out directly
+    # from the candidate melds, they are the same.
+    assert _arrange.shapes(rules, jokers) == _arrange.shapes_of(rules, jokers)
+
+
+def test_a_first_hand_with_jokers_builds_the_tables_up_to_four_jokers() -> None:
+    _arrange.clear_tables()
+    arrange(parse_cards("7c 7d * 9h Kd"), ISRAELI, CardPoints())
+    assert _arrange._shape_info.cache_info().currsize == _arrange.BATCH_JOKERS + 1

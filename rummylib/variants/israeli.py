@@ -19,11 +19,11 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, cast
 
 import attrs
 
-from rummylib._complete import may_meld_all
+from rummylib._complete import declarations
 from rummylib._settings import (
     MAX_CARD_POINTS,
     MAX_COUNT,
@@ -66,11 +66,13 @@ from rummylib.engine import (
     added,
     by_index,
     discard_action,
+    evolve,
+    lists_legal,
     next_player,
     player_name,
-    remove_cards,
     shares,
     shuffled,
+    simple_action,
 )
 from rummylib.errors import ConfigurationError, InvalidMeldError, shorten
 from rummylib.melds import Meld, MeldRules, canonical_melds
@@ -185,7 +187,7 @@ def _seats(value: object) -> tuple[int, ...]:
     return tuple(sorted(set(value)))
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
 class IsraeliDetail:
     """The Israeli game's own bookkeeping inside a :class:`~rummylib.state.GameState`.
 
@@ -244,6 +246,11 @@ def _legal_reading(meld: Meld, rules: MeldRules) -> Meld | str:
         return Meld.from_cards(meld.cards, rules)
     except InvalidMeldError as error:
         return str(error)
+
+
+@functools.lru_cache(maxsize=64)
+def _discards(player: int) -> tuple[Discard, ...]:  # the seat's discard of each card, by index
+    return tuple(discard_action(player, card) for card in CARDS)
 
 
 def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
@@ -435,7 +442,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     ) -> State:
         """Shuffle and deal; a ``redeal`` (Frish, void deal) keeps the deal's Frish count."""
         detail = state.detail
-        detail = attrs.evolve(
+        detail = evolve(
             detail,
             played=(),
             taken_face_up=None,
@@ -456,7 +463,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def _take_refusal(self, state: State, player: int, card: Card) -> str | None:
         """R9: no face-up take that leaves nothing to discard (rules 1.8, 1.9: not it, no joker)."""
-        if any(not held.is_joker and held != card for held in state.hands[player]):
+        hand = state.hands[player]  # is a card neither a joker nor ``card``?
+        if len(hand) > hand.count(JOKER) + (card is not JOKER and hand.count(card)):
             return None
         return f"cannot take {card}: {player_name(player)} could discard nothing after it"
 
@@ -472,9 +480,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     def refuse_take_discard(self, state: State, action: TakeDiscard) -> str | None:
         """Rule 1.7: the top discard, if something could be discarded after it (R9)."""
         refusal = super().refuse_take_discard(state, action)
-        if refusal is None:
-            return self._take_refusal(state, action.player, state.discard_pile[-1])
-        return refusal
+        return refusal or self._take_refusal(state, action.player, state.discard_pile[-1])
 
     def refuse_take_open_card(self, state: State, action: TakeOpenCard) -> str | None:
         """Rule 1.6: the open card, in the first go-around only."""
@@ -486,9 +492,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def refuse_propose_frish(self, state: State, action: ProposeFrish) -> str | None:
         """Rule 1.18: before taking a card in the first go-around, within the limits."""
-        allowed, name = self.frish_per_player_per_deal, player_name(action.player)
-        times = "" if allowed == 1 else f" {allowed} times"
-        cap = self.max_multiplier
+        allowed, cap = self.frish_per_player_per_deal, self.max_multiplier
         if self.frish_window is FrishWindow.NEVER or allowed == 0:
             refusal = "frish is not played at this table"
         elif state.phase is Phase.PLAY:
@@ -498,7 +502,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         elif not self._in_first_go_around(state):
             refusal = "frish can only be proposed in the first go-around"
         elif state.detail.frish_proposals[action.player] >= allowed:
-            refusal = f"{name} has already proposed frish{times} in this deal"
+            times = "" if allowed == 1 else f" {allowed} times"
+            refusal = f"{player_name(action.player)} has already proposed frish{times} in this deal"
         elif cap is not None and state.multiplier * 2 > cap:
             doubled = state.multiplier * 2
             refusal = f"the multiplier would become x{doubled}, above the table's cap of x{cap}"
@@ -506,16 +511,25 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             return None
         return f"cannot propose frish: {refusal}"
 
+    @lists_legal
+    def candidates_propose_frish(self, state: State, player: int) -> Iterable[Action]:
+        """Proposing Frish, where rule 1.18 allows it (never after taking a card)."""
+        if state.phase is not Phase.DRAW:
+            return ()
+        proposal = cast("ProposeFrish", simple_action(ProposeFrish, player))
+        return (proposal,) if self.refuse_propose_frish(state, proposal) is None else ()
+
     def refuse_discard(self, state: State, action: Discard) -> str | None:
         """Rules 1.8–1.9: not a joker, nor the card taken face up this turn."""
         refusal = self._discard_refusal(state, action.player, action.card)
         return None if refusal is None else f"cannot discard {action.card}: {refusal}"
 
+    @lists_legal
     def candidates_discard(self, state: State, player: int) -> list[Discard]:
         """One discard per distinct card, jokers and the card taken face up left out."""
-        taken = state.detail.taken_face_up or JOKER
-        indexes = {card.index for card in state.hands[player]} - {JOKER_INDEX, taken.index}
-        return [discard_action(player, CARDS[index]) for index in sorted(indexes)]
+        indexes = {card.index for card in state.hands[player]}
+        indexes -= {JOKER_INDEX, (state.detail.taken_face_up or JOKER).index}
+        return list(map(_discards(player).__getitem__, sorted(indexes)))
 
     def _melds_refusal(self, melds: Sequence[Meld]) -> str | None:
         """Rule 1.13: a set is a meld if *some* reading of its jokers is legal."""
@@ -551,24 +565,13 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             parts.append(f"{format_cards(by_index((shown - rest).elements()))} not in hand")
         return f"not a rummy: every card but the discard must be melded ({'; '.join(parts)})"
 
+    @lists_legal
     def candidates_declare_rummy(self, state: State, player: int) -> Iterable[Action]:
         """For each allowed discard that leaves a complete hand, its best arrangement."""
-        hand = state.hands[player]
-        allowed = [action.card for action in self.candidates_discard(state, player)]
-        rules = self.meld_rules
-        if not may_meld_all(hand, rules, allowed):
-            return ()
-        declarations = []
-        for card in allowed:
-            rest = remove_cards(hand, (card,))
-            if not may_meld_all(rest, rules):
-                continue
-            arrangement = arrange(rest, rules, self.card_points)
-            if arrangement.is_complete:
-                declarations.append(
-                    DeclareRummy(player=player, discard=card, melds=arrangement.melds)
-                )
-        return declarations
+        found = declarations(
+            state.hands[player], self.meld_rules, self.card_points, state.detail.taken_face_up
+        )
+        return [DeclareRummy(player=player, discard=card, melds=melds) for card, melds in found]
 
     def refuse_show_melds(self, state: State, action: ShowMelds) -> str | None:
         """Rule 1.14: legal melds of cards the player holds."""
@@ -619,9 +622,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         """The engine plays for the player from now on (rule 1.26)."""
         detail = state.detail
         return state.replace(
-            detail=attrs.evolve(
-                detail, disconnected=tuple(sorted({*detail.disconnected, action.player}))
-            )
+            detail=evolve(detail, disconnected=tuple(sorted({*detail.disconnected, action.player})))
         )
 
     def apply_reconnect(self, state: State, action: Reconnect) -> State:
@@ -630,7 +631,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         autoplayed = added(detail.autoplayed, player, -detail.autoplayed[player])
         disconnected = _without(detail.disconnected, player)
         return state.replace(
-            detail=attrs.evolve(detail, disconnected=disconnected, autoplayed=autoplayed)
+            detail=evolve(detail, disconnected=disconnected, autoplayed=autoplayed)
         )
 
     def apply_time_expired(self, state: State, action: TimeExpired) -> State:
@@ -650,7 +651,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             phase=IsraeliPhase.FRISH_VOTE,
             current_player=None,
             to_act=self.others_after(state, action.player),
-            detail=attrs.evolve(
+            detail=evolve(
                 detail,
                 frish_proposer=action.player,
                 frish_proposals=added(detail.frish_proposals, action.player),
@@ -668,13 +669,13 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         state = super().apply_draw_stock(state, action)
         if state.detail.taken_face_up is None:  # the common case copies no detail
             return state
-        return state.replace(detail=attrs.evolve(state.detail, taken_face_up=None))
+        return state.replace(detail=evolve(state.detail, taken_face_up=None))
 
     def apply_take_discard(self, state: State, action: TakeDiscard) -> State:
         """The top discard, which may not be discarded this turn (rule 1.8)."""
         card = state.discard_pile[-1]
         state = super().apply_take_discard(state, action)
-        return state.replace(detail=attrs.evolve(state.detail, taken_face_up=card))
+        return state.replace(detail=evolve(state.detail, taken_face_up=card))
 
     def apply_take_open_card(self, state: State, action: TakeOpenCard) -> State:
         """The open card, which may not be discarded this turn (rules 1.6, 1.8)."""
@@ -682,7 +683,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         assert card is not None
         hands = list(state.hands)
         hands[action.player] = (*hands[action.player], card)
-        detail = attrs.evolve(state.detail, taken_face_up=card)
+        detail = evolve(state.detail, taken_face_up=card)
         return state.replace(hands=tuple(hands), open_card=None, phase=Phase.PLAY, detail=detail)
 
     def apply_declare_rummy(self, state: State, action: DeclareRummy) -> State:
@@ -697,7 +698,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             phase=IsraeliPhase.SHOW_MELDS,
             current_player=None,
             to_act=self.others_after(state, action.player),
-            detail=attrs.evolve(
+            detail=evolve(
                 detail,
                 declarer=action.player,
                 taken_face_up=None,
@@ -724,7 +725,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         detail = state.detail
         state = state.replace(
             to_act=_without(state.to_act, player),
-            detail=attrs.evolve(detail, shown=(*detail.shown, (player, melds))),
+            detail=evolve(detail, shown=(*detail.shown, (player, melds))),
         )
         return self._score_if_done(state)
 
@@ -734,7 +735,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         if player in detail.disconnected:
             autoplayed = list(detail.autoplayed)
             autoplayed[player] += 1
-            state = state.replace(detail=attrs.evolve(detail, autoplayed=tuple(autoplayed)))
+            state = state.replace(detail=evolve(detail, autoplayed=tuple(autoplayed)))
             if autoplayed[player] >= self.autoplay_turns:
                 reason = (
                     f"removed after {autoplayed[player]} auto-played turns: loses, stake forfeited"
@@ -755,7 +756,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             and all(player in played for player in state.players_in)
         ):
             stock, open_card = (*stock, open_card), None
-        detail = attrs.evolve(
+        detail = evolve(
             detail, played=played, taken_face_up=None, clock_number=detail.clock_number + 1
         )
         state = self.next_turn(state, after, stock=stock, open_card=open_card, detail=detail)
@@ -782,15 +783,13 @@ class IsraeliRummy(Variant[IsraeliDetail]):
                 phase=Phase.DRAW,
                 current_player=proposer,
                 to_act=(proposer,),
-                detail=attrs.evolve(
-                    detail, frish_proposer=None, clock_number=detail.clock_number + 1
-                ),
+                detail=evolve(detail, frish_proposer=None, clock_number=detail.clock_number + 1),
             )
         to_act = _without(state.to_act, player)
         if to_act:
             return state.replace(to_act=to_act)
         # Everyone accepted: the same dealer deals the same deal again at double the multiplier.
-        state = state.replace(detail=attrs.evolve(detail, frish_accepted=detail.frish_accepted + 1))
+        state = state.replace(detail=evolve(detail, frish_accepted=detail.frish_accepted + 1))
         return self._deal(state, state.dealer, state.deal_number, state.multiplier * 2, redeal=True)
 
     def _remove(self, state: State, player: int, *, reason: str, completed: bool) -> State:
@@ -804,7 +803,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             hands=tuple(hands),
             stock=(*state.stock, *cards),
             players_in=players_in,
-            detail=attrs.evolve(
+            detail=evolve(
                 detail,
                 taken_face_up=None,
                 removed=(*detail.removed, player),
@@ -857,13 +856,13 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         if self.rebuy_score is RebuyScore.HIGHEST_REMAINING_PLUS_ONE:
             level += 1
         level = min(level, threshold - 1)  # R5: a rebuy never puts a player at the threshold
-        state = state.replace(detail=attrs.evolve(state.detail, rebuy_level=level))
+        state = state.replace(detail=evolve(state.detail, rebuy_level=level))
         pending = []
         for player in eliminated:
             rebuys = state.detail.rebuys[player]
             if rebuys >= self.max_rebuys:
                 event = ScoreLine(player=player, points=0, reason="eliminated: no rebuys left")
-                detail = attrs.evolve(state.detail, events=(*state.detail.events, event))
+                detail = evolve(state.detail, events=(*state.detail.events, event))
                 state = state.replace(players_in=_without(state.players_in, player), detail=detail)
             elif rebuys == 0 and self.first_rebuy_mandatory:
                 state = self._buy_back(state, player, "mandatory rebuy")
@@ -887,7 +886,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         return state.replace(
             scores=tuple(scores),
             pot=state.pot + cost,
-            detail=attrs.evolve(
+            detail=evolve(
                 detail, rebuys=added(detail.rebuys, player), events=(*detail.events, event)
             ),
         )
@@ -901,7 +900,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             event = ScoreLine(player=player, points=0, reason="declined the rebuy: spectator")
             state = state.replace(
                 players_in=_without(state.players_in, player),
-                detail=attrs.evolve(
+                detail=evolve(
                     detail,
                     spectators=(*detail.spectators, player),
                     disconnected=_without(detail.disconnected, player),

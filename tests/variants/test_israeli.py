@@ -31,6 +31,7 @@ from rummylib import (
     sort_by_rank,
     sort_by_suit,
 )
+from rummylib._complete import may_meld_all
 from rummylib.actions import (
     Action,
     DeclareRummy,
@@ -45,6 +46,7 @@ from rummylib.actions import (
     TakeDiscard,
     TakeOpenCard,
 )
+from rummylib.arrangement import arrange
 from rummylib.errors import ConfigurationError
 from rummylib.melds import MeldRules
 from rummylib.scoring import DealResult
@@ -794,3 +796,63 @@ def test_r9_the_players_to_act_always_have_a_legal_move_with_few_cards_and_many_
             legal = state.legal_actions()
             assert legal, (seed, state)
             state = state.apply(chooser.choice(legal))
+
+
+def declarations_by_search(state: GameState) -> list[DeclareRummy]:
+    """Rule 1.11 by the plain method: every allowed discard, the search, then the solver."""
+    player = state.current_player
+    assert player is not None
+    hand = state.hands[player]
+    rules, points = state.variant.meld_rules, state.variant.card_points
+    taken = state.detail.taken_face_up
+    found = []
+    for card in sorted({card for card in hand if not card.is_joker}, key=lambda c: c.index):
+        if card == taken:
+            continue
+        rest = list(hand)
+        rest.remove(card)
+        if may_meld_all(rest, rules):
+            best = arrange(rest, rules, points)
+            if best.is_complete:
+                found.append(DeclareRummy(player=player, discard=card, melds=best.melds))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("settings", "players"),
+    [({}, 2), ({"jokers": 8, "joker_beside_ace": True}, 4), ({"hand_size": 7}, 3)],
+)
+def test_rule_1_11_every_declaration_of_a_turn_is_listed(
+    settings: dict[str, object], players: int
+) -> None:
+    # Random play: on each turn after the draw, the declarations listed are exactly those
+    # found by trying every allowed discard with the solver.
+    variant = get_variant("rummy101", **settings)
+    chooser = random.Random(7)
+    turns = found = 0
+    for seed in range(4):
+        state = new_game(variant, players=players, seed=seed)
+        for _ in range(600):
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            if state.phase is Phase.PLAY:
+                listed = [action for action in legal if isinstance(action, DeclareRummy)]
+                assert listed == declarations_by_search(state)
+                turns += 1
+                found += len(listed)
+            state = state.apply(chooser.choice(legal))
+    assert turns > 300
+    assert found > 0  # declarations did come up
+
+
+def test_r9_an_open_joker_may_be_taken_while_a_natural_card_is_left_to_discard() -> None:
+    variant = get_variant("rummy101", hand_size=4)
+    deck = stack_deck(variant, ["* * 2c 3c", "4c 5c 6c 7c"], face_up="*", stock="9d")
+    state = new_game(variant, players=2, seed=0, deck=deck)
+    assert TakeOpenCard(player=0) in state.legal_actions()
+    after = state.apply(TakeOpenCard(player=0))
+    assert [action.card for action in after.legal_actions() if isinstance(action, Discard)] == [
+        parse_card("2c"),
+        parse_card("3c"),
+    ]
