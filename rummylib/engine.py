@@ -653,7 +653,7 @@ class Variant(Generic[D]):
     def candidates_lay_off(self, state: GameState[D], player: int) -> Iterable[Action]:
         """Every place and reading of every distinct hand card, by table meld then card.
 
-        Only the cards with a way onto a meld (:func:`~rummylib.melds.extension_cards`, in
+        Only the cards with a way onto a meld (``extension_cards``, in
         card order) are asked about it.
         """
         hand = state.hands[player]

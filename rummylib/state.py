@@ -60,7 +60,7 @@ class ActionLog:
 
     @property
     def length(self) -> int:
-        """How many actions the log holds (counted along the chain: O(length))."""
+        """The number of actions in the log, counted along the chain (linear in it)."""
         count = 0
         node: ActionLog | None = self
         while node is not None:
