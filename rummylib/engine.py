@@ -60,6 +60,7 @@ __all__ = [
     "PhaseBase",
     "TurnClock",
     "Variant",
+    "add_phase_source",
     "added",
     "by_index",
     "deal_cards",
@@ -104,16 +105,37 @@ class _PhaseType(enum.EnumType):
         try:
             return super().__call__(value, *args, **kwds)
         except ValueError:
-            if args or kwds or not isinstance(value, str) or value not in _PhaseType._members:
+            found = _known_phase(value) if not args and not kwds else None
+            if found is None:
                 raise
-            return _PhaseType._members[value]
+            return found
 
     def __getattr__(cls, name: str) -> PhaseBase:
         # Only reached when ordinary lookup fails: ``Phase.FRISH_VOTE`` (a phase that moved to
         # its variant's enum) still names it, as it did when every phase was a member of Phase.
-        if name.startswith("_") or not name.isupper() or name not in _PhaseType._members:
+        found = None if name.startswith("_") or not name.isupper() else _known_phase(name)
+        if found is None:
             raise AttributeError(name)
-        return _PhaseType._members[name]
+        return found
+
+
+#: Run once each, the first time a phase name is asked for that no phase enum imported so far
+#: declares: the variant registry adds one that imports the built-in variants (which are
+#: imported on first use), so ``Phase.FRISH_VOTE`` works before any Israeli game is made.
+_PHASE_SOURCES: Final[list[Callable[[], object]]] = []
+
+
+def add_phase_source(source: Callable[[], object]) -> None:
+    """Have ``source`` run once, when a phase name no imported enum declares is looked up."""
+    _PHASE_SOURCES.append(source)
+
+
+def _known_phase(key: object) -> PhaseBase | None:
+    if not isinstance(key, str):
+        return None
+    while key not in _PhaseType._members and _PHASE_SOURCES:
+        _PHASE_SOURCES.pop()()
+    return _PhaseType._members.get(key)
 
 
 class PhaseBase(enum.Enum, metaclass=_PhaseType):

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
 
-from rummylib.engine import Variant
+from rummylib.engine import Variant, add_phase_source
 from rummylib.errors import ConfigurationError, UnknownVariantError, shorten
 
 if TYPE_CHECKING:
@@ -215,6 +215,9 @@ class _Registry(Mapping[str, type[Variant]]):
 
 
 _REGISTRY: Final = _Registry(built_in=_BUILT_IN)
+# The built-in variants declare their own phases; an old name such as Phase.FRISH_VOTE needs
+# their modules imported (rummylib.engine names no variant, so the registry says where).
+add_phase_source(lambda: [_REGISTRY._class(name) for name in _BUILT_IN])
 
 #: Every registered variant class by name (built-in and plugin variants), read-only.
 VARIANTS: Mapping[str, type[Variant]] = _REGISTRY

@@ -185,6 +185,27 @@ def test_lazy_names_of_rummylib_and_rummylib_variants_work_in_a_fresh_interprete
     }
 
 
+def test_a_moved_phase_name_is_found_before_its_variant_is_imported() -> None:
+    result = fresh(
+        """
+        from rummylib import Phase
+        before = "rummylib.variants.israeli" in sys.modules
+        result = {
+            "before": before,
+            "attribute": Phase.SHOW_MELDS.value,
+            "value": type(Phase("frish_vote")).__name__,
+            "gin": Phase("first_upcard").name,
+        }
+        """
+    )
+    assert result == {
+        "before": False,
+        "attribute": "show_melds",
+        "value": "IsraeliPhase",
+        "gin": "FIRST_UPCARD",
+    }
+
+
 @pytest.mark.parametrize("name", sorted(_BUILT_IN))
 def test_every_built_in_variant_is_found_by_its_name_and_aliases(name: str) -> None:
     where, aliases = _BUILT_IN[name]
