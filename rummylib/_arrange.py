@@ -1023,10 +1023,18 @@ def _simple_tables(  # noqa: PLR0912, PLR0915  (two dynamic programs and their t
                 )
             per_suits.append(tuple(entries))
         group_ways.append(tuple(per_suits))
-    melds = tuple(
-        tuple(tuple(run_melds[suit][pattern] for pattern in runs) for runs in chosen)
-        for suit in range(4)
-    )
+    # One tuple per distinct set of runs (some 1,500 per table, not 8,192 per suit): the
+    # tables live as long as the process, and every tuple in them is one more object for each
+    # full garbage collection to visit.
+    built: dict[tuple[int, tuple[int, ...]], tuple[Meld, ...]] = {}
+
+    def runs_of(suit: int, runs: tuple[int, ...]) -> tuple[Meld, ...]:
+        found = built.get((suit, runs))
+        if found is None:
+            found = built[suit, runs] = tuple(run_melds[suit][pattern] for pattern in runs)
+        return found
+
+    melds = tuple(tuple(runs_of(suit, runs) for runs in chosen) for suit in range(4))
     deadwood = tuple(tuple(cards[suit][dead[mask]] for mask in range(size)) for suit in range(4))
     deadwood_points = tuple(totals[dead[mask]] for mask in range(size))
     return _SimpleTables(
@@ -1036,10 +1044,7 @@ def _simple_tables(  # noqa: PLR0912, PLR0915  (two dynamic programs and their t
         deadwood=deadwood,
         deadwood_points=deadwood_points,
         gain=tuple(best_d[mask] - best[mask] if mask else NEG for mask in range(size)),
-        melds_discard=tuple(
-            tuple(tuple(run_melds[suit][pattern] for pattern in runs) for runs in chosen_d)
-            for suit in range(4)
-        ),
+        melds_discard=tuple(tuple(runs_of(suit, runs) for runs in chosen_d) for suit in range(4)),
         deadwood_discard=tuple(
             tuple(cards[suit][dead_d[mask]] for mask in range(size)) for suit in range(4)
         ),
@@ -1068,9 +1073,12 @@ def _simple_tables(  # noqa: PLR0912, PLR0915  (two dynamic programs and their t
     )
 
 
-@functools.lru_cache(maxsize=1)
 def _suit_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """``_suit_cards()[suit][mask]``: the cards of a 13-bit rank mask, by rank."""
+    """``_suit_cards()[suit][mask]``: the cards of a 13-bit rank mask, by rank.
+
+    Not cached: the tables keep only the tuples their deadwood uses (fewer objects for the
+    garbage collector to visit as long as the process runs).
+    """
     table = []
     for suit in range(4):
         cards: list[tuple[Card, ...]] = [()]
@@ -1397,7 +1405,6 @@ def clear_tables() -> None:
     """Forget every cached rule table (for benchmarks that time building them)."""
     for cached in (shapes, _general_tables, _shape_info, _simple_rules, _simple_tables):
         cached.cache_clear()
-    _suit_cards.cache_clear()
     _run_windows.cache_clear()
     _RECENT_SIMPLE.clear()
     _RECENT_GENERAL.clear()

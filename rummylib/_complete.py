@@ -470,7 +470,7 @@ def _suit_tables(key: _Key) -> _SuitTables:
     return tuple(runs), _with_one_free(runs), tuple(shed), _with_one_free(shed), windows
 
 
-@functools.lru_cache(maxsize=1 << 15)
+@functools.lru_cache(maxsize=1 << 14)
 def _suit_cost(key: _Key, first: int, second: int) -> int:
     """The fewest jokers covering a suit that holds ``first``, the ranks ``second`` twice."""
     runs, _, _, _, windows = _suit_tables(key)
@@ -486,7 +486,7 @@ def _suit_cost(key: _Key, first: int, second: int) -> int:
     return best
 
 
-@functools.lru_cache(maxsize=1 << 15)
+@functools.lru_cache(maxsize=1 << 12)
 def _suit_cost_free(key: _Key, first: int, second: int) -> int:
     """:func:`_suit_cost` with one card of the suit set aside for free."""
     best = _suit_cost(key, first, second)
@@ -521,7 +521,7 @@ def _leave(
         part = (part - 1) & leaving
 
 
-@functools.lru_cache(maxsize=1 << 15)
+@functools.lru_cache(maxsize=1 << 12)
 def _suit_bound(key: _Key, packed: int) -> tuple[int, int]:
     """:func:`_leave` for a suit holding cards twice.
 
@@ -935,7 +935,7 @@ def declarations(
     return _declarations(first, second, jokers, allowed_bits, rules, points)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)
 def _declarations(  # noqa: PLR0917  (the memo's key)
     first: int, second: int, jokers: int, allowed: int, rules: MeldRules, points: CardPoints
 ) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
