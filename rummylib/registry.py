@@ -27,6 +27,7 @@ A plugin cannot take the name or an alias of a built-in variant, imported yet or
 from __future__ import annotations
 
 import importlib
+import threading
 import warnings
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -116,6 +117,10 @@ class _Registry(Mapping[str, type[Variant]]):
         self._folded: dict[str, str] = {}  # folded name or alias -> registered name
         self._built_in: dict[str, str] = {}  # registered name -> "module:Class"
         self._plugins_loaded = False
+        self._plugins_loading = False
+        # Held while the plugins load: another thread waits for all of them, and a plugin
+        # that looks a variant up while it is being imported (the same thread) goes on.
+        self._plugin_lock = threading.RLock()
         for name, (where, aliases) in (built_in or {}).items():
             keys = [_fold(name), *(_fold(alias) for alias in aliases)]
             for key in keys:
@@ -178,7 +183,17 @@ class _Registry(Mapping[str, type[Variant]]):
     def _load_plugins(self) -> None:
         if self._plugins_loaded:
             return
-        self._plugins_loaded = True
+        with self._plugin_lock:
+            if self._plugins_loaded or self._plugins_loading:
+                return  # loaded meanwhile, or a plugin of this thread's loading looks up
+            self._plugins_loading = True
+            try:
+                self._read_plugins()
+            finally:
+                self._plugins_loaded = True
+                self._plugins_loading = False
+
+    def _read_plugins(self) -> None:
         for entry in _entry_points(self._group):
             where = f"entry point {entry.name!r} ({entry.value}) of group {self._group!r}"
             try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import textwrap
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -18,7 +20,7 @@ from typing import ClassVar
 import attrs
 import pytest
 
-from rummylib import ConfigurationError, UnknownVariantError, get_variant, new_game
+from rummylib import ConfigurationError, UnknownVariantError, get_variant, new_game, registry
 from rummylib.bots import RandomBot, play
 from rummylib.cli import main
 from rummylib.registry import _REGISTRY, VARIANTS, PluginWarning, _Registry, register_variant
@@ -176,3 +178,30 @@ def test_unknown_names_are_refused_with_the_known_ones_listed() -> None:
 def test_settings_named_name_are_refused() -> None:
     with pytest.raises(ConfigurationError, match="unknown setting 'name' for carousel"):
         get_variant("carousel", name="x")
+
+
+def test_a_second_thread_waits_for_the_plugins_being_loaded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started = threading.Event()
+    seen: list[bool] = []
+
+    class Slow:
+        name = "slow7"
+        value = "slow:Plugin"
+
+        def load(self) -> type:
+            started.set()
+            time.sleep(0.2)  # the other thread looks up meanwhile
+            return type(registry.get_variant("gin"))
+
+    monkeypatch.setattr(registry, "_entry_points", lambda group: (Slow(),))
+    fresh = registry._Registry(group="rummylib.test.slow")
+    loader = threading.Thread(target=lambda: fresh.find("anything"))
+    loader.start()
+    started.wait(5)
+    seen.append(fresh._plugins_loaded)
+    fresh.find("anything")  # waits for the loader, then sees every plugin
+    seen.append(fresh._plugins_loaded)
+    loader.join(5)
+    assert seen == [False, True]
