@@ -16,8 +16,9 @@ arrangement solver (:mod:`rummylib.arrangement`).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from rummylib._lazy import lazy_names
 
 if TYPE_CHECKING:  # what __getattr__ gives, for type checkers and readers
     from rummylib.arrangement import Arrangement, arrange
@@ -149,23 +150,5 @@ _SUBMODULES: Final = frozenset(
 )
 
 
-def __getattr__(name: str) -> Any:
-    """A public name or module of rummylib, imported on first use (:pep:`562`).
-
-    Raises:
-        AttributeError: rummylib has no such name.
-    """
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-    elif name in _SUBMODULES:
-        value = importlib.import_module(f"{__name__}.{name}")
-    else:
-        msg = f"module {__name__!r} has no attribute {name!r}"
-        raise AttributeError(msg)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The package's names, the ones not imported yet included."""
-    return sorted(globals().keys() | _LAZY.keys() | _SUBMODULES)
+#: The package's ``__getattr__`` (names imported on first use) and ``__dir__``.
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, _SUBMODULES, globals())

@@ -25,9 +25,9 @@ rummylib.errors.ConfigurationError: unknown setting 'name' for carousel; setting
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
+from rummylib._lazy import lazy_names
 from rummylib.engine import Variant
 from rummylib.registry import VARIANTS, get_variant, register_variant
 
@@ -67,23 +67,5 @@ _LAZY: Final = {
 _MODULES: Final = frozenset({"carousel", "gin", "israeli", "turkish"})
 
 
-def __getattr__(name: str) -> Any:
-    """A variant class or module of this package, imported on first use (:pep:`562`).
-
-    Raises:
-        AttributeError: this package has no such name.
-    """
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-    elif name in _MODULES:
-        value = importlib.import_module(f"{__name__}.{name}")
-    else:
-        msg = f"module {__name__!r} has no attribute {name!r}"
-        raise AttributeError(msg)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The package's names, the ones not imported yet included."""
-    return sorted(globals().keys() | _LAZY.keys() | _MODULES)
+#: The package's ``__getattr__`` (names imported on first use) and ``__dir__``.
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, _MODULES, globals())
