@@ -14,9 +14,10 @@ with this same script.
 2 and 4 players where it allows them), ``--matches`` matches are played: each starts with
 ``new_game(variant, players=…, seed=…)`` and applies ``rng.choice(state.legal_actions())``
 (a seeded :class:`random.Random` per match) until the match is over or ``--actions`` actions
-were applied. ``apply`` verifies the action again, so both the move generator and the checker
-are timed; ``new_game`` is not. Time is CPU time (:func:`time.process_time`), which a shared
-machine disturbs less than wall time. Each row reports:
+were applied. Listing the moves and applying one are timed (``apply`` verifies an action the
+state did not list itself; a listed one is known legal); ``new_game`` is not. Time is CPU
+time (:func:`time.process_time`), which a shared machine disturbs less than wall time. Each
+row reports:
 
 * the median over the matches of each match's µs per action;
 * the worst block: the actions of the row, in order across its matches, are cut into blocks of
