@@ -84,3 +84,38 @@ def test_bench_memory_prints_memory_and_json_tables(capsys: pytest.CaptureFixtur
 def test_bench_import_prints_what_the_import_adds(capsys: pytest.CaptureFixture[str]) -> None:
     assert load("bench_import").main(["--runs", "1"]) == 0
     assert "import rummylib adds" in capsys.readouterr().out
+
+
+def test_plot_engine_draws_a_bar_pair_per_row(tmp_path: Path) -> None:
+    figures = {
+        "rows": [
+            {
+                "variant": "gin",
+                "players": 2,
+                "before": {"random_us": 45.5},
+                "after": {"random_us": 20.0},
+            },
+            {
+                "variant": "carousel",
+                "players": 4,
+                "before": {"random_us": 2214.0},
+                "after": {"random_us": 212.0},
+            },
+        ]
+    }
+    source = tmp_path / "figures.json"
+    source.write_text(json.dumps(figures), encoding="utf-8")
+    out = tmp_path / "chart.svg"
+    assert load("plot_engine").main([str(source), str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert svg.count("<rect") == 4
+    assert "gin (2p)" in svg
+    assert "carousel (4p)" in svg
+    assert "2.3&#215;" in svg  # 45.5 / 20.0
+    assert "10.4&#215;" in svg  # 2214 / 212
+
+
+def test_plot_engine_refuses_figures_without_before_and_after(tmp_path: Path) -> None:
+    source = tmp_path / "figures.json"
+    source.write_text(json.dumps({"rows": [{"variant": "gin"}]}), encoding="utf-8")
+    assert load("plot_engine").main([str(source), str(tmp_path / "x.svg")]) == 2
