@@ -38,6 +38,7 @@ from rummylib.engine import (
     lists_legal,
     player_name,
     remove_cards,
+    simple_action,
 )
 from rummylib.melds import MeldRules, find_melds
 from rummylib.scoring import CardPoints, ScoreLine, hand_points
@@ -262,17 +263,15 @@ class GinRummy(Variant[GinDetail]):
 
     @lists_legal
     def candidates_take_discard(self, state: State, player: int) -> Iterable[Action]:
-        """The upcard, unless both players passed it."""
-        if state.phase is GinPhase.FIRST_UPCARD and state.detail.passes == 2:
-            return ()
-        return super().candidates_take_discard(state, player)
+        """Taking the upcard, when :meth:`refuse_take_discard` allows it."""
+        take = cast("TakeDiscard", simple_action(TakeDiscard, player))
+        return () if self.refuse_take_discard(state, take) else (take,)
 
     @lists_legal
     def candidates_draw_stock(self, state: State, player: int) -> Iterable[Action]:
-        """The top of the stock, once both players were offered the first upcard."""
-        if state.phase is GinPhase.FIRST_UPCARD and state.detail.passes < 2:
-            return ()
-        return super().candidates_draw_stock(state, player)
+        """Drawing from the stock, when :meth:`refuse_draw_stock` allows it."""
+        draw = cast("DrawStock", simple_action(DrawStock, player))
+        return () if self.refuse_draw_stock(state, draw) else (draw,)
 
     def refuse_take_discard(self, state: State, action: TakeDiscard) -> str | None:
         """After two passes of the first upcard, the non-dealer must draw from the stock."""
