@@ -29,8 +29,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Observation", "observe"]
 
+_set = object.__setattr__
 
-@attrs.frozen(kw_only=True)
+
+# Fields in a ``__dict__`` (no slots): :func:`observe`, called on every step of a learning
+# environment, fills one dictionary instead of running ``__init__`` field by field.
+@attrs.frozen(kw_only=True, slots=False)
 class Observation:
     """One player's view of a :class:`~rummylib.state.GameState`.
 
@@ -101,24 +105,33 @@ def observe(state: GameState, player: int) -> Observation:
     if not 0 <= player < state.player_count:
         msg = f"there is no player p{player + 1} at this {state.player_count}-seat table"
         raise IllegalActionError(msg)
-    return Observation(
-        player=player,
-        variant=state.variant,
-        hand=state.hands[player],
-        hand_sizes=tuple(len(hand) for hand in state.hands),
-        stock_size=len(state.stock),
-        discard_pile=state.discard_pile,
-        open_card=state.open_card,
-        table=state.table,
-        scores=state.scores,
-        players_in=state.players_in,
-        phase=state.phase,
-        current_player=state.current_player,
-        to_act=state.to_act,
-        deal_number=state.deal_number,
-        dealer=state.dealer,
-        multiplier=state.multiplier,
-        pot=state.pot,
-        legal_actions=state.legal_actions(player),
-        public=state.variant.public_info(state, player),
+    match = state.match
+    hands = state.hands
+    observation: Observation = object.__new__(Observation)
+    # The fields of Observation, in order (tests/test_state.py holds this to __init__).
+    _set(
+        observation,
+        "__dict__",
+        {
+            "player": player,
+            "variant": match.variant,
+            "hand": hands[player],
+            "hand_sizes": tuple(map(len, hands)),
+            "stock_size": len(state.stock),
+            "discard_pile": state.discard_pile,
+            "open_card": state.open_card,
+            "table": state.table,
+            "scores": match.scores,
+            "players_in": match.players_in,
+            "phase": state.phase,
+            "current_player": state.current_player,
+            "to_act": state.to_act,
+            "deal_number": match.deal_number,
+            "dealer": match.dealer,
+            "multiplier": match.multiplier,
+            "pot": match.pot,
+            "legal_actions": state.legal_actions(player),
+            "public": match.variant.public_info(state, player),
+        },
     )
+    return observation

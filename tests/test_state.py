@@ -41,6 +41,7 @@ from rummylib.cards import CARDS
 from rummylib.state import ActionLog, Phase
 from rummylib.strategies import games
 from rummylib.testing import hide_from
+from rummylib.views import Observation
 
 ISRAELI = ("rummy71", "rummy101")
 
@@ -187,6 +188,39 @@ def test_observation_depends_only_on_what_the_player_may_see(
         twin = hide_from(state, viewer, rng)
         assert twin != state
         assert twin.observation(viewer) == state.observation(viewer)
+
+
+@settings(max_examples=25, deadline=None)
+@given(state=games(max_actions=60))
+def test_observation_is_built_as_its_init_would_build_it(state: GameState) -> None:
+    # observe() fills the fields without running Observation.__init__: it must give exactly
+    # the object __init__ gives from the state's public fields, every field set.
+    for viewer in range(state.player_count):
+        built = state.observation(viewer)
+        expected = Observation(
+            player=viewer,
+            variant=state.variant,
+            hand=state.hands[viewer],
+            hand_sizes=tuple(len(hand) for hand in state.hands),
+            stock_size=len(state.stock),
+            discard_pile=state.discard_pile,
+            open_card=state.open_card,
+            table=state.table,
+            scores=state.scores,
+            players_in=state.players_in,
+            phase=state.phase,
+            current_player=state.current_player,
+            to_act=state.to_act,
+            deal_number=state.deal_number,
+            dealer=state.dealer,
+            multiplier=state.multiplier,
+            pot=state.pot,
+            legal_actions=state.legal_actions(viewer),
+            public=state.variant.public_info(state, viewer),
+        )
+        assert built == expected
+        assert vars(built).keys() == vars(expected).keys()
+        assert list(vars(built)) == [field.name for field in attrs.fields(Observation)]
 
 
 def test_observation_has_no_field_for_hidden_information() -> None:

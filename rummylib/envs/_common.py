@@ -8,6 +8,7 @@ from typing import Any, Final
 import gymnasium
 import numpy as np
 
+from rummylib.actions import Action
 from rummylib.engine import Variant
 from rummylib.envs.encoding import (
     ActionTable,
@@ -107,6 +108,9 @@ class Match:
         self.is_done = False
         self.is_truncated = False
         self._observed: tuple[GameState, int, Observation] | None = None
+        # Each seat's last observation, its vector and the version of the takes in it: the
+        # seat's next vector is updated from them.
+        self._vectors: list[tuple[Observation, FloatArray, int] | None] = [None] * self.players
 
     def start(self, seed: int | None) -> None:
         """A new match (``seed=None``: a seed from :mod:`secrets`)."""
@@ -118,6 +122,7 @@ class Match:
         self.is_done = self.state.is_over
         self.is_truncated = False
         self._observed = None
+        self._vectors = [None] * self.players
 
     def observation(self, player: int) -> Observation:
         """``player``'s observation of the current state (kept for the next step)."""
@@ -129,8 +134,23 @@ class Match:
         return observation
 
     def encode(self, player: int) -> FloatArray:
-        """``player``'s observation vector."""
-        return self.encoder.encode(self.observation(player), self.taken)
+        """``player``'s observation vector (a new array: the caller may change it).
+
+        Worked out from the seat's vector of its last observation
+        (:meth:`ObservationEncoder.update`) when there is one in this match.
+        """
+        observation = self.observation(player)
+        kept = self._vectors[player]
+        taken = self.taken
+        if kept is None:
+            vector = self.encoder.encode(observation, taken)
+        elif kept[0] is observation:
+            vector = kept[1]
+        else:
+            moved = taken if taken.version != kept[2] else None
+            vector = self.encoder.update(kept[1], kept[0], observation, moved)
+        self._vectors[player] = (observation, vector, taken.version)
+        return vector.copy()
 
     def mask(self, player: int) -> MaskArray:
         """``player``'s legal numbers as a 0/1 vector (all 0 when the episode is over)."""
@@ -148,9 +168,23 @@ class Match:
         Raises:
             IllegalActionError: the number is not legal for ``player`` now.
         """
-        return self.apply(player, self.table.decode(self.state, player, number))
+        return self.apply(player, self.action(player, number))
 
-    def apply(self, player: int, action: Any) -> list[float]:
+    def action(self, player: int, number: int) -> Action:
+        """The action ``player``'s move ``number`` stands for now.
+
+        Raises:
+            IllegalActionError: the number is not legal for ``player`` now.
+        """
+        return self.table.decode(self.state, player, number)
+
+    def action_or_none(self, player: int, number: int) -> Action | None:
+        """The action ``player``'s move ``number`` stands for now; ``None`` if it is not legal."""
+        if self.is_done:
+            return None
+        return self.table.decode_or_none(self.state, player, number)
+
+    def apply(self, player: int, action: Action) -> list[float]:
         """Apply an action (a bot's) and return every seat's reward for it."""
         before = self.state
         seen = self.observation(player)

@@ -37,7 +37,7 @@ import functools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Final
+from typing import Final, cast
 
 import attrs
 import numpy as np
@@ -268,6 +268,11 @@ def _replacement(variant: Variant) -> JokerReplacementSource:
         return JokerReplacementSource.HAND_OR_TABLE
 
 
+#: Markers of ActionTable._phase_kinds: a phase not seen yet, a phase without meld moves.
+_UNSEEN: Final = object()
+_NO_MELDS: Final = object()
+
+
 def _better(key: tuple[int, int], found: tuple[tuple[int, int], Action] | None) -> bool:
     return found is None or key > found[0]
 
@@ -310,18 +315,30 @@ class ActionTable:
         self.size: int = start
         self._by_name = {block.name: block for block in self.blocks}
         self._cache: _Choices | None = None
-        # Where the engine's listed actions go, by class: one number, or a card's offset.
-        self._single: dict[type[Action], int] = {
+        single = {
             kind: self._by_name[name].start
             for kind, name in _SINGLE_BLOCK.items()
             if name in self._by_name
         }
-        self._by_card: dict[type[Action], int] = {
-            kind: self._by_name[name].start
-            for kind, name in ((Discard, "discard"), (DeclareRummy, "declare"), (LayOff, "lay_off"))
-            if name in self._by_name
+        # Where the engine's listed actions go, by exact class: a block start, and how to read
+        # the card whose index is the offset in the block (None: a block of one number).
+        self._direct: dict[type[Action], tuple[int, Callable[[Action], Card] | None]] = {
+            kind: (start, None) for kind, start in single.items()
         }
-        self._phase_kinds: dict[object, frozenset[type[Action]] | None] = {}
+        for kind, name, field in (
+            (Discard, "discard", "card"),
+            (DeclareRummy, "declare", "discard"),
+            (LayOff, "lay_off", "card"),
+        ):
+            card_block = self._by_name.get(name)
+            if card_block is not None:
+                self._direct[kind] = (card_block.start, operator.attrgetter(field))
+        # The kinds each phase allows (by phase value), or _NO_MELDS for a phase without
+        # meld moves.
+        self._phase_kinds: dict[object, frozenset[type[Action]] | object | None] = {}
+        discard, take = self._by_name.get("discard"), self._by_name.get("take_discard")
+        self._discard_start = None if discard is None else discard.start
+        self._take_start = None if take is None else take.start
         self._has_macros = any(
             name in self._by_name
             for name in ("lay_down_best", "table_best_cards", "table_best_points")
@@ -390,28 +407,54 @@ class ActionTable:
         choices = self._choices(state, player)
         return {number: self._resolve(choices, number) for number in choices.numbers}
 
-    def _build(self, state: GameState, player: int) -> _Choices:  # noqa: PLR0912
-        choices = _Choices(state=state, player=player)
+    def _build(self, state: GameState, player: int) -> _Choices:
+        choices = _Choices(state, player)
         if state.is_over or player not in state.to_act:
             return choices
         found = choices.found
+        direct = self._direct
+        discards, take = self._discard_start, self._take_start
+        listed = state.legal_actions(player)
+        for position, action in enumerate(listed):
+            # Most moves map to their number straight away: a single number for the kind,
+            # or the kind's block start plus the index of the card the move names (discards,
+            # the commonest, first).
+            kind = action.__class__
+            if kind is Discard and discards is not None:
+                number = discards + cast("Discard", action).card.index
+            elif (
+                kind is TakeDiscard and take is not None and cast("TakeDiscard", action).count == 1
+            ):
+                number = take
+            else:
+                place = direct.get(kind)
+                if place is None:
+                    self._build_rest(choices, listed[position:])
+                    break
+                start, card = place
+                number = start if card is None else start + card(action).index
+            if number not in found:
+                found[number] = action
+        # Phases are keyed by value (unique across phase enums): a str hash is cached, an
+        # enum member's is computed in Python on every lookup.
+        if self._has_macros and self._phase_kinds.get(state.phase._value_) is not _NO_MELDS:
+            self._macros(choices)
+        choices.numbers = tuple(sorted({*found, *choices.solve} if choices.solve else found))
+        return choices
+
+    def _build_rest(self, choices: _Choices, listed: Sequence[Action]) -> None:
+        """Number the actions of :meth:`_build` from the first that is not a direct one."""
+        state, found = choices.state, choices.found
         best: dict[int, tuple[tuple[int, int], Action]] = {}
         values = self.variant.card_points.values
         table_cards: Counter[Card] | None = None
         by = self._by_name
-        single, by_card = self._single, self._by_card
-        for action in state.legal_actions(player):
-            kind = type(action)
-            number = single.get(kind)
-            if number is not None:
-                found.setdefault(number, action)
-                continue
-            start = by_card.get(kind)
-            if start is not None:
-                if isinstance(action, DeclareRummy):
-                    found.setdefault(start + action.discard.index, action)
-                elif isinstance(action, Discard | LayOff):
-                    found.setdefault(start + action.card.index, action)
+        direct = self._direct
+        for action in listed:
+            place = direct.get(action.__class__)
+            if place is not None:
+                start, card = place
+                found.setdefault(start if card is None else start + card(action).index, action)
             elif isinstance(action, TakeDiscard):
                 if action.count == 1:
                     self._put(found, by.get("take_discard"), 0, action)
@@ -429,10 +472,6 @@ class ActionTable:
                 choices.listed_plays.append((best_key(played.elements(), values), action))
         for number, (_, action) in best.items():
             found.setdefault(number, action)
-        if self._has_macros:
-            self._macros(choices)
-        choices.numbers = tuple(sorted({*found, *choices.solve}))
-        return choices
 
     @staticmethod
     def _put(
@@ -461,12 +500,16 @@ class ActionTable:
     def _macros(self, choices: _Choices) -> None:
         state, player, found = choices.state, choices.player, choices.found
         by = self._by_name
-        if state.phase in self._phase_kinds:
-            allowed = self._phase_kinds[state.phase]
-        else:
-            allowed = self._phase_kinds[state.phase] = phase_kinds(self.variant, state.phase)
-        if allowed is not None and not allowed & _MELD_KINDS:
+        phase = state.phase
+        allowed = self._phase_kinds.get(phase._value_, _UNSEEN)
+        if allowed is _UNSEEN:
+            allowed = phase_kinds(self.variant, phase)
+            if allowed is not None and not allowed & _MELD_KINDS:
+                allowed = _NO_MELDS
+            self._phase_kinds[phase._value_] = allowed
+        if allowed is _NO_MELDS:  # a phase without meld moves (most of them): no macro
             return
+        assert allowed is None or isinstance(allowed, frozenset)
         listed = {type(action) for action in found.values()}
         if choices.listed_plays:
             listed.add(Rearrange)
@@ -516,6 +559,8 @@ class ActionTable:
 
     def _best_lay_down(self, state: GameState, player: int) -> Action | None:
         variant, hand = self.variant, state.hands[player]
+        if not hand:  # all laid down already (a gin knocker's): nothing to lay down
+            return None
         rules, points = variant.meld_rules, variant.card_points
         tried: list[tuple[Meld, ...]] = []
         for keep in (False, True):
@@ -552,11 +597,10 @@ class ActionTable:
 
     def mask(self, state: GameState, player: int) -> MaskArray:
         """The legal numbers of ``player`` now as a 0/1 ``int8`` vector of length :attr:`size`."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        numbers = self.numbers(state, player)
-        if numbers:
-            mask[list(numbers)] = 1
-        return mask
+        flags = bytearray(self.size)
+        for number in self.numbers(state, player):
+            flags[number] = 1
+        return np.frombuffer(flags, dtype=np.int8)
 
     def is_legal(self, state: GameState, player: int, number: object) -> bool:
         """Whether ``number`` is one of ``player``'s legal numbers now (never raises).
@@ -593,6 +637,22 @@ class ActionTable:
             raise IllegalActionError(msg)
         return self._resolve(choices, int(number))
 
+    def decode_or_none(self, state: GameState, player: int, number: object) -> Action | None:
+        """The action ``number`` stands for now, or ``None`` if it is not legal (never raises).
+
+        >>> from rummylib import new_game
+        >>> state = new_game("gin", players=2, seed=1)
+        >>> table = ActionTable.for_variant(state.variant)
+        >>> table.decode_or_none(state, 0, 56), table.decode_or_none(state, 1, 56)
+        (Pass(player=0), None)
+        """
+        if isinstance(number, bool) or not isinstance(number, int | np.integer):
+            return None
+        choices, wanted = self._choices(state, player), int(number)
+        if wanted not in choices.found and wanted not in choices.solve:
+            return None
+        return self._resolve(choices, wanted)
+
     def number_of(self, state: GameState, action: Action) -> int | None:
         """The smallest legal number that stands for ``action`` now, or ``None`` if none does.
 
@@ -614,21 +674,23 @@ class ActionTable:
         return rows
 
 
-@attrs.define
 class _Choices:
     """The legal numbers of one player in one state, as :class:`ActionTable` works them out."""
 
-    state: GameState
-    player: int
-    #: Numbers whose action is known.
-    found: dict[int, Action] = attrs.Factory(dict)
-    #: Numbers the table solver decides when they are decoded, by objective.
-    solve: dict[int, str] = attrs.Factory(dict)
-    #: Table-solver results so far, by objective.
-    solved: dict[str, Action] = attrs.Factory(dict)
-    #: The listed meld actions with their (points, cards) played.
-    listed_plays: list[tuple[tuple[int, int], Action]] = attrs.Factory(list)
-    numbers: tuple[int, ...] = ()
+    __slots__ = ("found", "listed_plays", "numbers", "player", "solve", "solved", "state")
+
+    def __init__(self, state: GameState, player: int) -> None:
+        self.state = state
+        self.player = player
+        #: Numbers whose action is known.
+        self.found: dict[int, Action] = {}
+        #: Numbers the table solver decides when they are decoded, by objective.
+        self.solve: dict[int, str] = {}
+        #: Table-solver results so far, by objective.
+        self.solved: dict[str, Action] = {}
+        #: The listed meld actions with their (points, cards) played.
+        self.listed_plays: list[tuple[tuple[int, int], Action]] = []
+        self.numbers: tuple[int, ...] = ()
 
 
 def best_key(cards: Iterable[Card], values: Sequence[int]) -> tuple[int, int]:
@@ -651,6 +713,7 @@ _SINGLE_BLOCK: Final[Mapping[type[Action], str]] = {
 
 
 _INDEX: Final = operator.attrgetter("index")
+_BIT: Final = operator.attrgetter("bit")
 
 
 def _meld_cards(melds: Iterable[Meld]) -> list[Card]:
@@ -681,15 +744,20 @@ class TakenCards:
 
     def __init__(self, players: int) -> None:
         self.counts: npt.NDArray[np.int16] = np.zeros((players, CARD_KINDS), dtype=np.int16)
+        #: Counts every update or reset that may have changed :attr:`counts` (moves that show
+        #: no card leave it alone), so that a vector's taken rows are rewritten only then.
+        self.version = 0
 
     def reset(self) -> None:
         """Forget everything (a new deal)."""
         self.counts[:] = 0
+        self.version += 1
 
     def copy(self) -> TakenCards:
         """An independent copy."""
         twin = TakenCards(players=self.counts.shape[0])
         twin.counts[:] = self.counts
+        twin.version = self.version
         return twin
 
     def update(self, before: Observation, after: Observation, *, actor: int) -> None:
@@ -697,16 +765,21 @@ class TakenCards:
         if after.deal_number != before.deal_number:
             self.reset()
             return
+        pile_before, pile_after = before.discard_pile, after.discard_pile
+        table_changed = after.table is not before.table and after.table != before.table
+        if pile_after is pile_before and after.open_card is before.open_card and not table_changed:
+            return  # nothing face up moved (a draw from the stock, a pass, a knock…)
+        self.version += 1
         row = self.counts[actor]
         grew = after.hand_sizes[actor] - before.hand_sizes[actor]
-        pile_before, pile_after = before.discard_pile, after.discard_pile
+        shorter, longer = len(pile_after), len(pile_before)
         if (
             grew > 0
-            and len(pile_after) < len(pile_before)
-            and pile_before[: len(pile_after)] == pile_after
-            and len(pile_before) - len(pile_after) <= grew
+            and shorter < longer
+            and longer - shorter <= grew
+            and pile_before[:shorter] == pile_after
         ):
-            for card in pile_before[len(pile_after) :]:
+            for card in pile_before[shorter:]:
                 row[card.index] += 1
         if (
             grew == 1
@@ -715,13 +788,15 @@ class TakenCards:
             and after.stock_size == before.stock_size
         ):
             row[before.open_card.index] += 1
-        shown: Counter[Card] = Counter()
+        shown: list[Card] = []
         if len(pile_after) > len(pile_before) and pile_after[: len(pile_before)] == pile_before:
-            shown.update(pile_after[len(pile_before) :])
-        if after.table != before.table:
-            shown.update(Counter(_meld_cards(after.table)) - Counter(_meld_cards(before.table)))
-        for card, count in shown.items():
-            row[card.index] = max(0, int(row[card.index]) - count)
+            shown += pile_after[len(pile_before) :]
+        if table_changed:
+            melded = Counter(_meld_cards(after.table)) - Counter(_meld_cards(before.table))
+            shown += melded.elements()
+        for card in shown:  # one shown copy less of each (never below none)
+            if row[card.index]:
+                row[card.index] -= 1
 
 
 # -- the observation vector -------------------------------------------------------------------
@@ -832,65 +907,245 @@ class ObservationEncoder:
         ]
         scalars += range(layout["hand_sizes"].start, layout["scores"].stop)
         self._scalars = np.array(scalars, dtype=np.intp)
-        # The scalars lie side by side, from the stock size to the last score.
+        # The scalars lie side by side, from the stock size to the last score, and the seat
+        # flags follow them (ObservationEncoder._write_seats writes them in one sweep).
         assert scalars == list(range(scalars[0], scalars[-1] + 1))
+        assert layout["in_match"].start == layout["scores"].stop
+        assert layout["to_act"].start == layout["in_match"].stop
+        assert layout["current_player"].start == layout["to_act"].stop
+        #: The seats in the vector's order for each viewer: the viewer first, then play order.
+        self._orders = tuple(
+            tuple((viewer + offset) % n for offset in range(n)) for viewer in range(n)
+        )
         self._scalar_span = slice(scalars[0], scalars[-1] + 1)
         self.low: FloatArray = np.array(low, dtype=np.float32)
         self.high: FloatArray = np.array(high, dtype=np.float32)
+        #: At most one copy of each card kind in a deck: every card plane holds 0s and 1s.
+        self._one_copy = copies == 1
 
     def encode(self, observation: Observation, taken: TakenCards | None = None) -> FloatArray:
         """The vector of ``observation`` (and of ``taken``, the public record of takes)."""
-        n = self.players
-        viewer = observation.player
-        seats = [(viewer + offset) % n for offset in range(n)]
+        out = np.zeros(self.size, dtype=np.float32)
+        cells = cast("memoryview[float]", out.data)
         at = self._starts
-        # Every count and flag is one place of the vector, counted in a bytearray (no count
-        # comes near 256) and read as numbers once: cheaper than numpy per element.
-        counts = bytearray(self.size)
-        start = at["hand"]
-        for index in map(_INDEX, observation.hand):
-            counts[start + index] += 1
+        self._move_cards(cells, at["hand"], (), observation.hand)
         pile = observation.discard_pile
-        start = at["discard_pile"]
-        for index in map(_INDEX, pile):
-            counts[start + index] += 1
+        self._move_cards(cells, at["discard_pile"], (), pile)
         if pile:
-            counts[at["discard_top"] + pile[-1].index] = 1
+            cells[at["discard_top"] + pile[-1].index] = 1.0
         if observation.open_card is not None:
-            counts[at["open_card"] + observation.open_card.index] = 1
-        start = at["table"]
-        for meld in observation.table:
-            for index in map(_INDEX, meld.cards):
-                counts[start + index] += 1
-        players_in, to_act = observation.players_in, observation.to_act
-        for offset, seat in enumerate(seats):
-            if seat in players_in:
-                counts[at["in_match"] + offset] = 1
-            if seat in to_act:
-                counts[at["to_act"] + offset] = 1
-            if seat == observation.current_player:
-                counts[at["current_player"] + offset] = 1
-        counts[at["phase"] + self._phase_index.get(observation.phase, len(self.phases))] = 1
-        vector = np.frombuffer(counts, dtype=np.uint8).astype(np.float32)
+            cells[at["open_card"] + observation.open_card.index] = 1.0
+        if observation.table:
+            self._move_cards(cells, at["table"], (), _meld_cards(observation.table))
+        cells[at["phase"] + self._phase_index.get(observation.phase, len(self.phases))] = 1.0
+        self._write_seats(cells, out, observation, taken)
+        return out
+
+    def _write_seats(
+        self,
+        cells: memoryview[float],
+        out: FloatArray,
+        observation: Observation,
+        taken: TakenCards | None,
+    ) -> None:
+        """Write the numbers, the seat flags and (with ``taken``) the taken rows."""
+        seats = self._orders[observation.player]
         bound = SCALAR_BOUND
-        sizes, scores = observation.hand_sizes, observation.scores
-        vector[self._scalar_span] = (
+        place = self._scalar_span.start
+        pile, table = observation.discard_pile, observation.table
+        # From the stock size to the current player's flags, the places follow one another.
+        for value in (
             observation.stock_size,
             len(pile),
-            len(observation.table),
-            min(observation.deal_number, bound),
-            min(observation.multiplier, bound),
-            max(-bound, min(observation.pot, bound)),
-            *(sizes[seat] for seat in seats),
-            *(max(-bound, min(scores[seat], bound)) for seat in seats),
-        )
+            len(table),
+            observation.deal_number,
+            observation.multiplier,
+            observation.pot,
+        ):
+            cells[place] = value if -bound <= value <= bound else max(-bound, min(value, bound))
+            place += 1
+        sizes, scores = observation.hand_sizes, observation.scores
+        for seat in seats:
+            cells[place] = sizes[seat]
+            place += 1
+        for seat in seats:
+            value = scores[seat]
+            cells[place] = value if -bound <= value <= bound else max(-bound, min(value, bound))
+            place += 1
+        n = self.players
+        current = observation.current_player
+        _flags(cells, place, seats, observation.players_in)
+        _flags(cells, place + n, seats, observation.to_act)
+        _flags(cells, place + 2 * n, seats, () if current is None else (current,))
         if taken is not None:
-            start = at["taken"]
-            rows = taken.counts
-            for seat in seats[1:]:
-                vector[start : start + CARD_KINDS] = rows[seat]
-                start += CARD_KINDS
-        return vector
+            self._write_taken(out, seats, taken)
+
+    def _write_taken(self, out: FloatArray, seats: Sequence[int], taken: TakenCards) -> None:
+        start = self._starts["taken"]
+        rows = taken.counts
+        for seat in seats[1:]:
+            out[start : start + CARD_KINDS] = rows[seat]
+            start += CARD_KINDS
+
+    def update(
+        self,
+        vector: FloatArray,
+        before: Observation,
+        after: Observation,
+        taken: TakenCards | None = None,
+    ) -> FloatArray:
+        """``encode(after, taken)``, worked out from ``vector``, the vector of ``before``.
+
+        ``before`` is an earlier observation of the same player and ``vector`` its vector
+        (as :meth:`encode` or :meth:`update` gave it; it is not changed). Only what differs
+        between the two observations is rewritten: the card planes whose cards changed (by
+        identity of the tuples, then card by card), the flags, the phase and the numbers.
+        That is much cheaper than :meth:`encode` from one move to the next. An observation
+        of another player is encoded afresh.
+
+        ``taken`` rewrites the taken rows; ``None`` keeps those of ``vector`` (pass it when
+        its :attr:`TakenCards.version` changed since ``vector`` was made).
+
+        >>> from rummylib import new_game
+        >>> from rummylib.actions import DrawStock
+        >>> state = new_game("gin", players=2, seed=1)
+        >>> after = state.apply(state.legal_actions()[0])
+        >>> encoder = ObservationEncoder(state.variant, players=2)
+        >>> vector = encoder.encode(state.observation(1))
+        >>> moved = encoder.update(vector, state.observation(1), after.observation(1))
+        >>> bool((moved == encoder.encode(after.observation(1))).all())
+        True
+        """
+        if before.player != after.player or before.variant is not after.variant:
+            return self.encode(after, taken)
+        out = vector.copy()
+        cells = cast("memoryview[float]", out.data)
+        at = self._starts
+        if after.hand is not before.hand:
+            self._move_cards(cells, at["hand"], before.hand, after.hand)
+        old_pile, pile = before.discard_pile, after.discard_pile
+        if pile is not old_pile:
+            self._move_cards(cells, at["discard_pile"], old_pile, pile)
+            top = at["discard_top"]
+            if old_pile:
+                cells[top + old_pile[-1].index] = 0.0
+            if pile:
+                cells[top + pile[-1].index] = 1.0
+        if after.open_card is not before.open_card:
+            start = at["open_card"]
+            if before.open_card is not None:
+                cells[start + before.open_card.index] = 0.0
+            if after.open_card is not None:
+                cells[start + after.open_card.index] = 1.0
+        if after.table is not before.table:
+            self._move_cards(
+                cells, at["table"], _meld_cards(before.table), _meld_cards(after.table)
+            )
+        phases = len(self.phases)
+        cells[at["phase"] + self._phase_index.get(before.phase, phases)] = 0.0
+        cells[at["phase"] + self._phase_index.get(after.phase, phases)] = 1.0
+        self._write_changes(cells, out, before, after, taken)
+        return out
+
+    def _write_changes(
+        self,
+        cells: memoryview[float],
+        out: FloatArray,
+        before: Observation,
+        after: Observation,
+        taken: TakenCards | None,
+    ) -> None:
+        """:meth:`_write_seats` for ``after``, where ``cells`` hold the places of ``before``.
+
+        Each group of places is written only where its fields differ.
+        """
+        self._write_counts(cells, before, after)
+        seats = self._orders[after.player]
+        bound = SCALAR_BOUND
+        place = self._scalar_span.start + 6  # past the six counts: hand sizes, scores, flags
+        n = self.players
+        if after.hand_sizes != before.hand_sizes:
+            sizes = after.hand_sizes
+            for offset, seat in enumerate(seats):
+                cells[place + offset] = sizes[seat]
+        place += n
+        if after.scores != before.scores:
+            scores = after.scores
+            for offset, seat in enumerate(seats):
+                value = scores[seat]
+                cells[place + offset] = (
+                    value if -bound <= value <= bound else max(-bound, min(value, bound))
+                )
+        place += n
+        if after.players_in != before.players_in:
+            _flags(cells, place, seats, after.players_in)
+        place += n
+        if after.to_act != before.to_act:
+            _flags(cells, place, seats, after.to_act)
+        place += n
+        if after.current_player != before.current_player:
+            current = after.current_player
+            _flags(cells, place, seats, () if current is None else (current,))
+        if taken is not None:
+            self._write_taken(out, seats, taken)
+
+    def _write_counts(
+        self, cells: memoryview[float], before: Observation, after: Observation
+    ) -> None:
+        """The six numbers from the stock size to the pot, where they changed."""
+        bound = SCALAR_BOUND
+        place = self._scalar_span.start
+        if after.stock_size != before.stock_size:
+            cells[place] = after.stock_size
+        if after.discard_pile is not before.discard_pile:
+            cells[place + 1] = len(after.discard_pile)
+        if after.table is not before.table:
+            cells[place + 2] = len(after.table)
+        for offset, value, earlier in (
+            (3, after.deal_number, before.deal_number),
+            (4, after.multiplier, before.multiplier),
+            (5, after.pot, before.pot),
+        ):
+            if value != earlier:
+                clipped = value if -bound <= value <= bound else max(-bound, min(value, bound))
+                cells[place + offset] = clipped
+
+    def _move_cards(
+        self, cells: memoryview[float], start: int, old: Sequence[Card], new: Sequence[Card]
+    ) -> None:
+        """Turn the plane at ``start`` from the counts of ``old`` into those of ``new``."""
+        size = len(old)
+        if len(new) >= size and new[:size] == old:  # cards added on top (a discard)
+            for card in new[size:]:
+                cells[start + card.index] += 1.0
+        elif len(new) < size and old[: len(new)] == new:  # cards taken off the top
+            for card in old[len(new) :]:
+                cells[start + card.index] -= 1.0
+        elif self._one_copy:  # sets of cards, as bit masks: clear what left, set what came
+            old_bits, new_bits = sum(map(_BIT, old)), sum(map(_BIT, new))
+            _write_bits(cells, start, old_bits & ~new_bits, 0.0)
+            _write_bits(cells, start, new_bits & ~old_bits, 1.0)
+        else:
+            for card in old:
+                cells[start + card.index] -= 1.0
+            for card in new:
+                cells[start + card.index] += 1.0
+
+
+def _write_bits(cells: memoryview[float], start: int, bits: int, value: float) -> None:
+    """Write ``value`` at ``start + index`` for each card index set in ``bits``."""
+    while bits:
+        lowest = bits & -bits
+        cells[start + lowest.bit_length() - 1] = value
+        bits ^= lowest
+
+
+def _flags(
+    cells: memoryview[float], start: int, seats: Sequence[int], members: Sequence[int]
+) -> None:
+    """Write 1 at ``start + offset`` for each seat (in vector order) in ``members``, else 0."""
+    for offset, seat in enumerate(seats):
+        cells[start + offset] = 1.0 if seat in members else 0.0
 
 
 # -- rewards ----------------------------------------------------------------------------------
@@ -963,6 +1218,8 @@ def rewards(
         sign = score_sign(after.variant)
     if mode == "score":
         assert sign is not None
+        if after.scores is before.scores:  # most moves: the totals are not touched
+            return [0.0] * seats
         return [float(sign * (a - b)) for a, b in zip(after.scores, before.scores, strict=True)]
     if mode == "deal":
         assert sign is not None

@@ -4,7 +4,9 @@
 come: an illegal number ends the episode with −1 for the mover (as PettingZoo's
 ``TerminateIllegalWrapper`` does, but inside the environment, which saves two layers of
 attribute forwarding on every step), a number out of range fails an assertion (as
-``AssertOutOfBoundsWrapper``), and the API order is enforced (``OrderEnforcingWrapper``).
+``AssertOutOfBoundsWrapper``), and the API order is enforced (``OrderEnforcingWrapper``,
+through :class:`OrderEnforcing`, which reads the names of every step without its attribute
+forwarding).
 ``raw_env`` is the bare :class:`RummyEnv`, which raises
 :class:`~rummylib.errors.IllegalActionError` on a number that is not legal now.
 
@@ -32,11 +34,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from rummylib.actions import Action
 from rummylib.engine import Variant
 from rummylib.envs._common import SEED_BOUND, Match, make_variant, observation_space
 from rummylib.errors import ConfigurationError, shorten
 
-__all__ = ["RummyEnv", "env", "raw_env"]
+__all__ = ["OrderEnforcing", "RummyEnv", "env", "raw_env"]
 
 
 class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -116,12 +119,13 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     def observe(self, agent: str) -> dict[str, Any]:
         """``{"observation": …, "action_mask": …}`` for ``agent``."""
         seat = self._seats[agent]
+        match = self.match
         mask = (
-            self.match.mask(seat)
+            match.mask(seat)
             if agent == self.agent_selection and not self._done(agent)
-            else np.zeros(self.match.table.size, dtype=np.int8)
+            else np.zeros(match.table.size, dtype=np.int8)
         )
-        return {"observation": self.match.encode(seat), "action_mask": mask}
+        return {"observation": match.encode(seat), "action_mask": mask}
 
     def _done(self, agent: str) -> bool:
         return self.terminations.get(agent, True) or self.truncations.get(agent, True)
@@ -138,23 +142,32 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             self._was_dead_step(action)
             return
         seat = self._seats[agent]
-        if self.illegal_reward is not None:
+        match = self.match
+        legal: Action | None
+        if self.illegal_reward is None:
+            legal = match.action(seat, int(action))  # raises on an illegal number
+        else:
             space = self.action_spaces[agent]
             inside = 0 <= action < space.n if type(action) is int else space.contains(action)
             assert inside, "action is not in action space"
-            if not self.match.is_legal(seat, int(action)):
+            legal = match.action_or_none(seat, int(action))
+            if legal is None:
                 self._end_illegal(agent, self.illegal_reward)
                 return
-        reward = self.match.play(seat, int(action))
+        reward = match.apply(seat, legal)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {other: reward[self._seats[other]] for other in self.agents}
-        if self.match.is_done:
-            self.terminations = dict.fromkeys(self.agents, True)
-        elif self.match.is_truncated:
-            self.truncations = dict.fromkeys(self.agents, True)
-        following = self.match.to_act
+        agents = self.agents
+        if len(agents) == match.players:  # no agent retired yet: agents are in seat order
+            self.rewards = dict(zip(agents, reward, strict=True))
+        else:
+            self.rewards = {other: reward[self._seats[other]] for other in agents}
+        if match.is_done:
+            self.terminations = dict.fromkeys(agents, True)
+        elif match.is_truncated:
+            self.truncations = dict.fromkeys(agents, True)
+        following = match.to_act
         if following is None:
-            following = (seat + 1) % self.match.players
+            following = (seat + 1) % match.players
         self.agent_selection = self.possible_agents[following]
         self._accumulate_rewards()
 
@@ -178,6 +191,47 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper``, reading the names of every step directly.
+
+    The wrapper reaches the environment's attributes through ``__getattr__``, two Python
+    calls per name; an agent loop reads ``agents``, ``agent_selection`` and the five names
+    of ``last()`` on every step. Here ``agents`` and ``agent_selection`` are properties and
+    ``last()`` asks the environment itself, after the same check that ``reset()`` came first.
+    Every other method and check is PettingZoo's own.
+    """
+
+    def _require_reset(self, name: str) -> None:
+        if not self._has_reset:
+            # What the wrapper's __getattr__ raises for these names before reset().
+            msg = f"{name} cannot be accessed before reset"
+            raise AttributeError(msg)
+
+    @property
+    def agents(self) -> list[str]:
+        """The environment's live agents."""
+        self._require_reset("agents")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act."""
+        self._require_reset("agent_selection")
+        selected: str = self.env.agent_selection
+        return selected
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, terminated, truncated, info."""
+        self._require_reset("agent_selection")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def __str__(self) -> str:
+        """The environment's name, as PettingZoo's wrapper prints it."""
+        return str(self.env)
 
 
 def raw_env(
@@ -243,4 +297,4 @@ def env(
         illegal_reward=-1,
         **settings,
     )
-    return wrappers.OrderEnforcingWrapper(game)
+    return OrderEnforcing(game)

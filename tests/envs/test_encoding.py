@@ -230,6 +230,22 @@ def test_legal_numbers_decode_to_legal_moves(name: str, seed: int, data: st.Data
         _check_state(state)
 
 
+def test_a_gin_knocker_who_laid_every_card_may_only_pass() -> None:
+    # The knocker takes Qh, knocks, discards Kc and lays all ten cards: the empty hand has no
+    # best lay-down (it used to ask the solver for a discard from no cards, and fail).
+    game = variant("gin")
+    knocker, defender = "2s 3s 4s 7c 7d 7h 9h Th Jh Kc", "5s 8h Qc Qd 4d 6d 9c 2c Ac 5c"
+    deck = stack_deck(game, [knocker, defender], face_up="Qh")
+    state = new_game(game, players=2, seed=0, deck=deck)
+    table = ActionTable.for_variant(game)
+    for name, offset in (("take_discard", 0), ("knock", 0), ("discard", 12), ("lay_down_best", 0)):
+        block = table.block(name)
+        assert block is not None
+        state = state.apply(table.decode(state, 0, block.start + offset))  # offset 12: Kc
+    assert state.hands[0] == ()
+    assert [table.label(number) for number in table.numbers(state, 0)] == ["pass"]
+
+
 def test_an_israeli_declaration_is_numbered_by_its_discard() -> None:
     deck = stack_deck(
         "rummy101",
@@ -288,6 +304,75 @@ def test_the_vector_holds_the_view() -> None:
     assert vector[put["phase"]].sum() == 1
 
 
+def _reference_vector(encoder: ObservationEncoder, observation: Any, taken: TakenCards) -> Any:
+    """The vector as the layout table in the encoder's docstring defines it, field by field."""
+    put, n, viewer = encoder.layout, encoder.players, observation.player
+    seats = [(viewer + offset) % n for offset in range(n)]
+    vector = np.zeros(encoder.size, dtype=np.float32)
+
+    def plane(name: str, cards: Any) -> None:
+        for card, count in Counter(cards).items():
+            vector[put[name].start + card.index] = count
+
+    plane("hand", observation.hand)
+    plane("discard_pile", observation.discard_pile)
+    plane("discard_top", observation.discard_pile[-1:])
+    plane("open_card", [observation.open_card] if observation.open_card is not None else [])
+    plane("table", [card for meld in observation.table for card in meld.cards])
+    vector[put["taken"]] = np.concatenate([taken.counts[seat] for seat in seats[1:]])
+    for name, value in (
+        ("stock_size", observation.stock_size),
+        ("discard_pile_size", len(observation.discard_pile)),
+        ("table_melds", len(observation.table)),
+        ("deal_number", observation.deal_number),
+        ("multiplier", observation.multiplier),
+        ("pot", observation.pot),
+    ):
+        vector[put[name]] = value
+    for offset, seat in enumerate(seats):
+        vector[put["hand_sizes"].start + offset] = observation.hand_sizes[seat]
+        vector[put["scores"].start + offset] = observation.scores[seat]
+        vector[put["in_match"].start + offset] = seat in observation.players_in
+        vector[put["to_act"].start + offset] = seat in observation.to_act
+        vector[put["current_player"].start + offset] = seat == observation.current_player
+    phases = list(encoder.phases)
+    where = phases.index(observation.phase) if observation.phase in phases else len(phases)
+    vector[put["phase"].start + where] = 1
+    return vector
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_encode_and_update_give_the_layout_s_vector(name: str, seed: int) -> None:
+    # Every player's vector after every move of a match, both encoded afresh and updated from
+    # that player's vector of the move before, equals the layout table's vector.
+    game = variant(name)
+    for players in seat_counts(name):
+        encoder = ObservationEncoder(game, players)
+        taken = TakenCards(players)
+        last: dict[int, tuple[Any, Any]] = {}
+        previous: GameState | None = None
+        for state in playout(name, seed=seed, players=players, steps=150):
+            if previous is not None:
+                actor = previous.to_act[0]
+                taken.update(previous.observation(actor), state.observation(actor), actor=actor)
+            previous = state
+            for viewer in range(players):
+                observation = state.observation(viewer)
+                expected = _reference_vector(encoder, observation, taken)
+                assert (encoder.encode(observation, taken) == expected).all()
+                if viewer in last:
+                    before, vector = last[viewer]
+                    kept = vector.copy()
+                    updated = encoder.update(vector, before, observation, taken)
+                    assert (updated == expected).all()
+                    assert (vector == kept).all()  # the earlier vector is left as it was
+                    last[viewer] = (observation, updated)
+                else:
+                    last[viewer] = (observation, encoder.encode(observation, taken))
+
+
 def _swap_hidden(state: GameState, viewer: int) -> GameState | None:
     """The same state with a card of another hand swapped for a different card of the stock."""
     other = (viewer + 1) % state.player_count
@@ -338,6 +423,58 @@ def test_the_encoder_reads_only_the_observation() -> None:
 
 
 # -- what each player was seen to take -------------------------------------------------------
+
+
+def _reference_takes(counts: Any, before: Any, after: Any, actor: int) -> None:
+    """TakenCards.update as first written (before its shortcuts), for the test below."""
+    if after.deal_number != before.deal_number:
+        counts[:] = 0
+        return
+    row = counts[actor]
+    grew = after.hand_sizes[actor] - before.hand_sizes[actor]
+    pile_before, pile_after = before.discard_pile, after.discard_pile
+    if (
+        grew > 0
+        and len(pile_after) < len(pile_before)
+        and pile_before[: len(pile_after)] == pile_after
+        and len(pile_before) - len(pile_after) <= grew
+    ):
+        for card in pile_before[len(pile_after) :]:
+            row[card.index] += 1
+    if (
+        grew == 1
+        and before.open_card is not None
+        and after.open_card is None
+        and after.stock_size == before.stock_size
+    ):
+        row[before.open_card.index] += 1
+    shown: Counter[Card] = Counter()
+    if len(pile_after) > len(pile_before) and pile_after[: len(pile_before)] == pile_before:
+        shown.update(pile_after[len(pile_before) :])
+    if after.table != before.table:
+        melds = [card for meld in after.table for card in meld.cards]
+        earlier = [card for meld in before.table for card in meld.cards]
+        shown.update(Counter(melds) - Counter(earlier))
+    for card, count in shown.items():
+        row[card.index] = max(0, int(row[card.index]) - count)
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_taken_cards_follow_the_first_written_rule(name: str, seed: int) -> None:
+    for players in seat_counts(name):
+        taken = TakenCards(players)
+        expected = np.zeros((players, CARD_KINDS), dtype=np.int16)
+        previous: GameState | None = None
+        for state in playout(name, seed=seed, players=players, steps=200):
+            if previous is not None:
+                actor = previous.to_act[0]
+                before, after = previous.observation(actor), state.observation(actor)
+                taken.update(before, after, actor=actor)
+                _reference_takes(expected, before, after, actor)
+                assert (taken.counts == expected).all()
+            previous = state
 
 
 def test_a_taken_discard_is_remembered_until_it_is_discarded_again() -> None:
@@ -468,3 +605,27 @@ def test_whole_matches_reach_every_block(name: str) -> None:
         if REACHED[name] <= seen:
             break
     assert seen >= REACHED[name]
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_a_match_s_updated_vectors_equal_fresh_ones(name: str) -> None:
+    # Match.encode updates each seat's vector from its last one (and keeps the taken rows
+    # while the record is unchanged): every vector it gives equals a fresh encoding.
+    from rummylib.envs._common import Match  # noqa: PLC0415
+
+    game = variant(name)
+    match = Match(game, game.min_players)
+    rng = np.random.default_rng(11)
+    for seed in (1, 2):
+        match.start(seed)
+        for _ in range(300):
+            seat = match.to_act
+            if seat is None:
+                break
+            for viewer in range(match.players):
+                fresh = match.encoder.encode(match.observation(viewer), match.taken)
+                given = match.encode(viewer)
+                assert (given == fresh).all()
+                given[:] = -1  # the caller's copy: changing it changes nothing kept
+                assert (match.encode(viewer) == fresh).all()
+            match.play(seat, int(rng.choice(match.table.numbers(match.state, seat))))

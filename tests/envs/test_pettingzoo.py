@@ -172,3 +172,40 @@ def test_the_class_is_an_aec_environment() -> None:
     assert isinstance(game, AECEnv)
     assert game.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
     assert game.metadata["name"] == "rummylib_turkish300_v0"
+
+
+def test_the_order_wrapper_behaves_as_pettingzoo_s_own() -> None:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: PLC0415
+
+    ours = env("gin", one_deal=True)
+    theirs = OrderEnforcingWrapper(RummyEnv("gin", one_deal=True, illegal_reward=-1))
+    assert isinstance(ours, OrderEnforcingWrapper)
+    assert str(ours) == str(theirs) == "rummylib_gin_v0"
+    # Before reset(): the same refusals.
+    for name in ("agents", "agent_selection"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(ours, name)
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(theirs, name)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        ours.last()
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        theirs.last()
+    # After it: the same agents, observations and rewards, step by step.
+    ours.reset(seed=4)
+    theirs.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for agent, other in zip(ours.agent_iter(1000), theirs.agent_iter(1000), strict=True):
+        assert agent == other == ours.agent_selection == theirs.agent_selection
+        assert ours.agents == theirs.agents
+        mine, reward, terminated, truncated, info = ours.last()
+        same = theirs.last()
+        assert (reward, terminated, truncated, info) == same[1:]
+        for key in ("observation", "action_mask"):
+            assert (mine[key] == same[0][key]).all()
+        number = None
+        if not (terminated or truncated):
+            number = int(rng.choice(np.flatnonzero(mine["action_mask"])))
+        ours.step(number)
+        theirs.step(number)
+    assert ours.agents == theirs.agents == []
