@@ -3,27 +3,40 @@
 Needs the ``rl`` extra (``pip install -e '.[rl]'``) and, for the comparison, ``rlcard`` (in
 the ``bench`` extra); run from the repository root::
 
-    python benchmarks/compare_envs.py [--seconds 10] [--seed 0] [--variants gin rummy101 ...]
+    python benchmarks/compare_envs.py [--seconds 10] [--rounds 3] [--variants gin rummy101 ...]
+    python benchmarks/compare_envs.py --instructions   # the gin ratio by instruction counts
 
 Both sides run the loop an agent runs: read the observation and the legal moves of the player
-to act, pick a legal move uniformly at random, step; a new episode when one ends. A *step* is
-one decision (PettingZoo's steps that only retire a finished agent are not counted).
+to act, pick a legal move uniformly at random (one seeded :class:`random.Random` per run, the
+same cheap pick on both sides), step; a new episode when one ends. A *step* is one decision
+(PettingZoo's steps that only retire a finished agent are not counted).
 
 * rummylib: ``rummylib.envs.pettingzoo.env(variant)`` (the wrapped environment users get),
-  reading ``last()`` (the observation vector and the action mask) before every step, whole
-  matches with the variant's default settings and fewest players. For gin also
-  ``one_deal=True``, one deal per episode as RLCard plays it.
+  reading ``last()`` (the observation vector and the action mask, whose legal numbers
+  ``np.flatnonzero`` lists) before every step, whole matches with the variant's default
+  settings and fewest players. For gin also ``one_deal=True``, one deal per episode as RLCard
+  plays it.
 * RLCard: ``rlcard.make("gin-rummy")``, one deal per episode, reading the state it returns
   from every step (its observation and legal actions).
 
 The runs alternate between the two, ``--rounds`` times each, and the best round is kept (to
 filter out other processes on a shared machine). The target of issue 15 is rummylib at least
 3x RLCard.
+
+``--instructions`` counts the machine instructions of each side's steps instead, under
+valgrind (``cachegrind``, which must be installed): the count of a run of ``--warm-up`` steps
+is taken from that of a run of ``--warm-up`` + ``--steps`` steps, so that imports and first-use
+tables are left out. Instruction counts do not depend on what else the machine runs, so the
+ratio is the same from run to run; it is a cross-check of the timed ratio, not a replacement.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import re
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,19 +50,26 @@ from rummylib.envs.pettingzoo import env, raw_env
 from rummylib.registry import VARIANTS
 
 
-def pettingzoo_steps(
-    name: str, seconds: float, seed: int, *, raw: bool = False, **options: Any
+def pettingzoo_run(
+    name: str,
+    *,
+    seconds: float | None,
+    steps: int | None,
+    seed: int,
+    raw: bool = False,
+    **options: Any,
 ) -> float:
     """Decisions per second in rummylib's PettingZoo environment for ``name``.
 
-    ``raw``: the bare environment, without PettingZoo's wrappers.
+    Runs for ``seconds``, or for ``steps`` decisions. ``raw``: the bare environment, without
+    PettingZoo's order wrapper.
     """
     game = (raw_env if raw else env)(name, **options)
-    rng = np.random.default_rng(seed)
-    steps = 0
+    rng = random.Random(seed)
+    done = 0
     episode = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while _more(start, seconds, steps, done):
         game.reset(seed=seed + episode)
         episode += 1
         for _agent in game.agent_iter():
@@ -58,32 +78,70 @@ def pettingzoo_steps(
                 game.step(None)
                 continue
             legal = np.flatnonzero(observation["action_mask"])
-            game.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-            if steps % 256 == 0 and time.perf_counter() - start >= seconds:
+            game.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+            if (steps is not None and done >= steps) or (
+                done % 256 == 0 and not _more(start, seconds, steps, done)
+            ):
                 break
-    return steps / (time.perf_counter() - start)
+    return done / (time.perf_counter() - start)
 
 
-def rlcard_steps(seconds: float, seed: int) -> float | None:
+def rlcard_run(*, seconds: float | None, steps: int | None, seed: int) -> float | None:
     """Decisions per second in RLCard's gin env, or ``None`` if RLCard is not installed."""
     try:
         import rlcard  # type: ignore[import-not-found]  # noqa: PLC0415
     except ImportError:
         return None
     game = rlcard.make("gin-rummy", config={"seed": seed})
-    rng = np.random.default_rng(seed)
-    steps = 0
+    rng = random.Random(seed)
+    done = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while _more(start, seconds, steps, done):
         state, _ = game.reset()
         while not game.is_over():
             legal = list(state["legal_actions"])
-            state, _ = game.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-            if steps % 256 == 0 and time.perf_counter() - start >= seconds:
+            state, _ = game.step(legal[rng.randrange(len(legal))])
+            done += 1
+            if (steps is not None and done >= steps) or (
+                done % 256 == 0 and not _more(start, seconds, steps, done)
+            ):
                 break
-    return steps / (time.perf_counter() - start)
+    return done / (time.perf_counter() - start)
+
+
+def _more(start: float, seconds: float | None, steps: int | None, done: int) -> bool:
+    if steps is not None:
+        return done < steps
+    assert seconds is not None
+    return time.perf_counter() - start < seconds
+
+
+def instructions_per_step(side: str, *, steps: int, warm_up: int, seed: int) -> float:
+    """Machine instructions per decision of one side (``"rummylib"`` or ``"rlcard"``)."""
+
+    def count(total: int) -> int:
+        command = [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--run-steps",
+            side,
+            str(total),
+            "--seed",
+            str(seed),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if found is None:
+            msg = f"no instruction count in valgrind's output:\n{done.stderr[-2000:]}"
+            raise RuntimeError(msg)
+        return int(found.group(1).replace(",", ""))
+
+    return (count(warm_up + steps) - count(warm_up)) / steps
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,25 +150,56 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for gin")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variants", nargs="*", default=None, help="default: every variant")
+    parser.add_argument(
+        "--instructions", action="store_true", help="gin: instructions per step, by valgrind"
+    )
+    parser.add_argument("--steps", type=int, default=2000, help="with --instructions")
+    parser.add_argument("--warm-up", type=int, default=1500, help="with --instructions")
+    parser.add_argument("--run-steps", nargs=2, metavar=("SIDE", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+
+    if args.run_steps is not None:  # one side's steps, for --instructions
+        side, total = args.run_steps[0], int(args.run_steps[1])
+        if side == "rummylib":
+            pettingzoo_run("gin", seconds=None, steps=total, seed=args.seed, one_deal=True)
+        else:
+            rlcard_run(seconds=None, steps=total, seed=args.seed)
+        return 0
+
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            print("--instructions needs valgrind (apt install valgrind)")
+            return 1
+        mine = instructions_per_step(
+            "rummylib", steps=args.steps, warm_up=args.warm_up, seed=args.seed
+        )
+        other = instructions_per_step(
+            "rlcard", steps=args.steps, warm_up=args.warm_up, seed=args.seed
+        )
+        print(f"gin, instructions per step ({args.steps} steps after {args.warm_up})")
+        print(f"  rummylib PettingZoo env       {mine:12,.0f}")
+        print(f"  RLCard gin-rummy env          {other:12,.0f}")
+        print(f"  ratio (RLCard / rummylib)     {other / mine:12.2f}x  (target: 3x)")
+        return 0
 
     if "gin" in VARIANTS:
         ours: list[float] = []
         bare: list[float] = []
-        theirs: list[float] = []
+        peer: list[float] = []
         for _ in range(args.rounds):
-            ours.append(pettingzoo_steps("gin", args.seconds, args.seed, one_deal=True))
-            bare.append(pettingzoo_steps("gin", args.seconds, args.seed, raw=True, one_deal=True))
-            peer = rlcard_steps(args.seconds, args.seed)
-            if peer is not None:
-                theirs.append(peer)
+            timing = {"seconds": args.seconds, "steps": None, "seed": args.seed}
+            ours.append(pettingzoo_run("gin", **timing, one_deal=True))
+            bare.append(pettingzoo_run("gin", **timing, raw=True, one_deal=True))
+            rate = rlcard_run(**timing)
+            if rate is not None:
+                peer.append(rate)
         print(f"gin, one deal per episode (best of {args.rounds} rounds of {args.seconds:g} s)")
         print(f"  rummylib PettingZoo env       {max(ours):10,.0f} steps/s")
-        print(f"  rummylib, without wrappers    {max(bare):10,.0f} steps/s")
-        if theirs:
-            print(f"  RLCard gin-rummy env          {max(theirs):10,.0f} steps/s")
-            print(f"  ratio (wrapped env / RLCard)  {max(ours) / max(theirs):10.2f}x  (target: 3x)")
-            print(f"  ratio (bare env / RLCard)     {max(bare) / max(theirs):10.2f}x")
+        print(f"  rummylib, without the wrapper {max(bare):10,.0f} steps/s")
+        if peer:
+            print(f"  RLCard gin-rummy env          {max(peer):10,.0f} steps/s")
+            print(f"  ratio (wrapped env / RLCard)  {max(ours) / max(peer):10.2f}x  (target: 3x)")
+            print(f"  ratio (bare env / RLCard)     {max(bare) / max(peer):10.2f}x")
         else:
             print("  RLCard is not installed: pip install rlcard (or the bench extra)")
     else:
@@ -119,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     names = args.variants if args.variants is not None else list(VARIANTS)
     print(f"\nevery variant, whole matches, fewest players ({args.seconds:g} s each)")
     for name in names:
-        rate = pettingzoo_steps(name, args.seconds, args.seed)
+        rate = pettingzoo_run(name, seconds=args.seconds, steps=None, seed=args.seed)
         print(f"  {name:22s} {rate:10,.0f} steps/s")
     return 0
 

@@ -99,13 +99,13 @@ def observe(state: GameState, player: int) -> Observation:
 
     The same as :meth:`~rummylib.state.GameState.observation`.
     """
-    if isinstance(player, bool) or not isinstance(player, int):
+    if player.__class__ is not int and (isinstance(player, bool) or not isinstance(player, int)):
         msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
         raise IllegalActionError(msg)
-    if not 0 <= player < state.player_count:
-        msg = f"there is no player p{player + 1} at this {state.player_count}-seat table"
-        raise IllegalActionError(msg)
     match = state.match
+    if not 0 <= player < match.player_count:
+        msg = f"there is no player p{player + 1} at this {match.player_count}-seat table"
+        raise IllegalActionError(msg)
     hands = state.hands
     observation: Observation = object.__new__(Observation)
     # The fields of Observation, in order (tests/test_state.py holds this to __init__).

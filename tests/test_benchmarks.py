@@ -119,3 +119,18 @@ def test_plot_engine_refuses_figures_without_before_and_after(tmp_path: Path) ->
     source = tmp_path / "figures.json"
     source.write_text(json.dumps({"rows": [{"variant": "gin"}]}), encoding="utf-8")
     assert load("plot_engine").main([str(source), str(tmp_path / "x.svg")]) == 2
+
+
+def test_compare_envs_prints_the_gin_comparison_and_a_row_per_variant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("pettingzoo", reason="compare_envs needs the rl extra")
+    module = load("compare_envs")
+    assert module.main(["--seconds", "0.05", "--rounds", "1", "--variants", "gin"]) == 0
+    out = capsys.readouterr().out
+    assert "rummylib PettingZoo env" in out
+    assert "RLCard" in out  # the ratio, or how to install RLCard
+    assert out.strip().splitlines()[-1].split()[0] == "gin"
+    # The fixed-length run that --instructions counts under valgrind.
+    assert module.main(["--run-steps", "rummylib", "40"]) == 0
+    assert module.pettingzoo_run("gin", seconds=None, steps=40, seed=1, one_deal=True) > 0

@@ -108,9 +108,11 @@ class Match:
         self.is_done = False
         self.is_truncated = False
         self._observed: tuple[GameState, int, Observation] | None = None
-        # Each seat's last observation, its vector and the version of the takes in it: the
-        # seat's next vector is updated from them.
-        self._vectors: list[tuple[Observation, FloatArray, int] | None] = [None] * self.players
+        # Each seat's last observation, its vector (and the vector's memoryview) and the
+        # version of the takes in it: the seat's next vector is updated from them.
+        self._vectors: list[tuple[Observation, FloatArray, memoryview[float], int] | None] = [
+            None
+        ] * self.players
 
     def start(self, seed: int | None) -> None:
         """A new match (``seed=None``: a seed from :mod:`secrets`)."""
@@ -144,12 +146,13 @@ class Match:
         taken = self.taken
         if kept is None:
             vector = self.encoder.encode(observation, taken)
-        elif kept[0] is observation:
-            vector = kept[1]
+            cells: memoryview[float] = vector.data  # type: ignore[assignment]  # float32 items
         else:
-            moved = taken if taken.version != kept[2] else None
-            vector = self.encoder.update(kept[1], kept[0], observation, moved)
-        self._vectors[player] = (observation, vector, taken.version)
+            vector, cells = kept[1], kept[2]  # the seat's own vector: callers get copies
+            if kept[0] is not observation:
+                moved = taken if taken.version != kept[3] else None
+                self.encoder.update_into(vector, kept[0], observation, moved, cells=cells)
+        self._vectors[player] = (observation, vector, cells, taken.version)
         return vector.copy()
 
     def mask(self, player: int) -> MaskArray:
@@ -187,13 +190,17 @@ class Match:
     def apply(self, player: int, action: Action) -> list[float]:
         """Apply an action (a bot's) and return every seat's reward for it."""
         before = self.state
-        seen = self.observation(player)
+        observed = self._observed  # most often the actor's view, read for its last move
+        if observed is not None and observed[0] is before and observed[1] == player:
+            seen = observed[2]
+        else:
+            seen = self.observation(player)
         after = before.apply(action)
         self.state = after
         self.actions += 1
         nxt = after.to_act[0] if after.to_act else player
         self.taken.update(seen, self.observation(nxt), actor=player)
-        if after.is_over or (self.one_deal and deal_ended(before, after)):
+        if after.match.result is not None or (self.one_deal and deal_ended(before, after)):
             self.is_done = True
         elif self.max_actions is not None and self.actions >= self.max_actions:
             self.is_truncated = True

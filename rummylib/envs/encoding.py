@@ -69,7 +69,7 @@ from rummylib.actions import (
 )
 from rummylib.arrangement import arrange
 from rummylib.cards import CARDS, JOKER_INDEX, Card
-from rummylib.engine import Phase, Variant
+from rummylib.engine import Phase, PhaseBase, Variant
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld
 from rummylib.scoring import DealResult
@@ -336,6 +336,7 @@ class ActionTable:
         # The kinds each phase allows (by phase value), or _NO_MELDS for a phase without
         # meld moves.
         self._phase_kinds: dict[object, frozenset[type[Action]] | object | None] = {}
+        self._mask_type = np.dtype(np.int8)
         discard, take = self._by_name.get("discard"), self._by_name.get("take_discard")
         self._discard_start = None if discard is None else discard.start
         self._take_start = None if take is None else take.start
@@ -415,16 +416,24 @@ class ActionTable:
         direct = self._direct
         discards, take = self._discard_start, self._take_start
         listed = state.legal_actions(player)
+        if discards is not None and set(map(type, listed)) == _ONLY_DISCARDS:
+            # Only discards (the commonest listing): numbered in one sweep, in C. A card
+            # listed twice (a variant's own listing) keeps its first action, as below.
+            numbers = map(discards.__add__, map(_CARD_INDEX, listed))
+            found.update(zip(numbers, listed, strict=True))
+            if len(found) == len(listed):
+                listed = ()
+            else:
+                found.clear()
         for position, action in enumerate(listed):
             # Most moves map to their number straight away: a single number for the kind,
             # or the kind's block start plus the index of the card the move names (discards,
             # the commonest, first).
             kind = action.__class__
             if kind is Discard and discards is not None:
-                number = discards + cast("Discard", action).card.index
-            elif (
-                kind is TakeDiscard and take is not None and cast("TakeDiscard", action).count == 1
-            ):
+                # (the exact class is checked: no cast, a call per move, for mypy's sake)
+                number = discards + action.card.index  # type: ignore[union-attr]
+            elif kind is TakeDiscard and take is not None and action.count == 1:  # type: ignore[union-attr]
                 number = take
             else:
                 place = direct.get(kind)
@@ -596,11 +605,14 @@ class ActionTable:
     # -- using numbers ----------------------------------------------------------------------
 
     def mask(self, state: GameState, player: int) -> MaskArray:
-        """The legal numbers of ``player`` now as a 0/1 ``int8`` vector of length :attr:`size`."""
+        """The legal numbers of ``player`` now as a 0/1 ``int8`` vector of length :attr:`size`.
+
+        A new array every time (the caller may change it).
+        """
         flags = bytearray(self.size)
-        for number in self.numbers(state, player):
+        for number in self._choices(state, player).numbers:
             flags[number] = 1
-        return np.frombuffer(flags, dtype=np.int8)
+        return np.frombuffer(flags, self._mask_type)
 
     def is_legal(self, state: GameState, player: int, number: object) -> bool:
         """Whether ``number`` is one of ``player``'s legal numbers now (never raises).
@@ -713,6 +725,8 @@ _SINGLE_BLOCK: Final[Mapping[type[Action], str]] = {
 
 
 _INDEX: Final = operator.attrgetter("index")
+_CARD_INDEX: Final = operator.attrgetter("card.index")
+_ONLY_DISCARDS: Final = {Discard}
 _BIT: Final = operator.attrgetter("bit")
 
 
@@ -743,14 +757,20 @@ class TakenCards:
     """
 
     def __init__(self, players: int) -> None:
+        #: Per seat, per card kind: how many such face-up cards the seat took and still holds.
+        #: Change it through :meth:`update` and :meth:`reset` only.
         self.counts: npt.NDArray[np.int16] = np.zeros((players, CARD_KINDS), dtype=np.int16)
-        #: Counts every update or reset that may have changed :attr:`counts` (moves that show
-        #: no card leave it alone), so that a vector's taken rows are rewritten only then.
+        #: Counts the updates and resets that changed :attr:`counts`, so that a vector's
+        #: taken rows are rewritten only then.
         self.version = 0
+        # Per seat, a bit per card kind whose count is above 0: most shown cards were never
+        # taken, and need no look at the counts.
+        self._held = [0] * players
 
     def reset(self) -> None:
         """Forget everything (a new deal)."""
         self.counts[:] = 0
+        self._held = [0] * len(self._held)
         self.version += 1
 
     def copy(self) -> TakenCards:
@@ -758,6 +778,7 @@ class TakenCards:
         twin = TakenCards(players=self.counts.shape[0])
         twin.counts[:] = self.counts
         twin.version = self.version
+        twin._held = self._held[:]
         return twin
 
     def update(self, before: Observation, after: Observation, *, actor: int) -> None:
@@ -769,34 +790,46 @@ class TakenCards:
         table_changed = after.table is not before.table and after.table != before.table
         if pile_after is pile_before and after.open_card is before.open_card and not table_changed:
             return  # nothing face up moved (a draw from the stock, a pass, a knock…)
-        self.version += 1
-        row = self.counts[actor]
-        grew = after.hand_sizes[actor] - before.hand_sizes[actor]
-        shorter, longer = len(pile_after), len(pile_before)
+        taken: Sequence[Card] = ()
+        shown: Sequence[Card] = ()
+        size_before, size_after = len(pile_before), len(pile_after)
+        if size_after < size_before:  # cards left the pile: taken by the actor, if it grew
+            grew = after.hand_sizes[actor] - before.hand_sizes[actor]
+            if (
+                grew > 0
+                and size_before - size_after <= grew
+                and pile_before[:size_after] == pile_after
+            ):
+                taken = pile_before[size_after:]
+        elif size_after > size_before and pile_after[:size_before] == pile_before:
+            shown = pile_after[size_before:]  # discarded
         if (
-            grew > 0
-            and shorter < longer
-            and longer - shorter <= grew
-            and pile_before[:shorter] == pile_after
-        ):
-            for card in pile_before[shorter:]:
-                row[card.index] += 1
-        if (
-            grew == 1
-            and before.open_card is not None
+            before.open_card is not None
             and after.open_card is None
             and after.stock_size == before.stock_size
+            and after.hand_sizes[actor] - before.hand_sizes[actor] == 1
         ):
-            row[before.open_card.index] += 1
-        shown: list[Card] = []
-        if len(pile_after) > len(pile_before) and pile_after[: len(pile_before)] == pile_before:
-            shown += pile_after[len(pile_before) :]
+            taken = (*taken, before.open_card)
         if table_changed:
             melded = Counter(_meld_cards(after.table)) - Counter(_meld_cards(before.table))
-            shown += melded.elements()
+            shown = (*shown, *melded.elements())
+        if taken or (shown and any(self._held[actor] & card.bit for card in shown)):
+            self._count(actor, taken, shown)
+
+    def _count(self, actor: int, taken: Sequence[Card], shown: Sequence[Card]) -> None:
+        """Add the cards ``actor`` took, then take one copy off for each card shown."""
+        row = self.counts[actor]
+        held = self._held[actor]
+        for card in taken:
+            row[card.index] += 1
+            held |= card.bit
         for card in shown:  # one shown copy less of each (never below none)
-            if row[card.index]:
+            if held & card.bit and row[card.index]:
                 row[card.index] -= 1
+                if not row[card.index]:
+                    held &= ~card.bit
+        self._held[actor] = held
+        self.version += 1
 
 
 # -- the observation vector -------------------------------------------------------------------
@@ -852,7 +885,10 @@ class ObservationEncoder:
         self.variant = variant
         self.players = variant.check_players(players)
         self.phases = _phases(variant)
-        self._phase_index = {phase: number for number, phase in enumerate(self.phases)}
+        # By phase value (unique across phase enums): a str's hash is kept, a member's is not.
+        self._phase_index = {
+            getattr(phase, "_value_", phase): number for number, phase in enumerate(self.phases)
+        }
         deck = _largest_deck(variant)
         copies = 1
         for count in range(variant.min_players, variant.max_players + 1):
@@ -937,9 +973,13 @@ class ObservationEncoder:
             cells[at["open_card"] + observation.open_card.index] = 1.0
         if observation.table:
             self._move_cards(cells, at["table"], (), _meld_cards(observation.table))
-        cells[at["phase"] + self._phase_index.get(observation.phase, len(self.phases))] = 1.0
+        cells[at["phase"] + self._phase_place(observation.phase)] = 1.0
         self._write_seats(cells, out, observation, taken)
         return out
+
+    def _phase_place(self, phase: PhaseBase) -> int:
+        """The offset of ``phase`` in the phase one-hot (the last place: a phase not listed)."""
+        return self._phase_index.get(phase._value_, len(self.phases))
 
     def _write_seats(
         self,
@@ -1007,7 +1047,6 @@ class ObservationEncoder:
         its :attr:`TakenCards.version` changed since ``vector`` was made).
 
         >>> from rummylib import new_game
-        >>> from rummylib.actions import DrawStock
         >>> state = new_game("gin", players=2, seed=1)
         >>> after = state.apply(state.legal_actions()[0])
         >>> encoder = ObservationEncoder(state.variant, players=2)
@@ -1016,10 +1055,31 @@ class ObservationEncoder:
         >>> bool((moved == encoder.encode(after.observation(1))).all())
         True
         """
-        if before.player != after.player or before.variant is not after.variant:
-            return self.encode(after, taken)
         out = vector.copy()
-        cells = cast("memoryview[float]", out.data)
+        self.update_into(out, before, after, taken)
+        return out
+
+    def update_into(
+        self,
+        vector: FloatArray,
+        before: Observation,
+        after: Observation,
+        taken: TakenCards | None = None,
+        *,
+        cells: memoryview[float] | None = None,
+    ) -> None:
+        """:meth:`update` in place: turn ``vector``, the vector of ``before``, into ``after``'s.
+
+        For a caller that keeps one vector per player and hands out copies; ``cells``, if
+        given, is ``vector.data`` kept by that caller (it saves making one on every call).
+        """
+        if before.player != after.player or before.variant is not after.variant:
+            vector[:] = self.encode(after, taken)
+            return
+        out = vector
+        if cells is None:
+            cells = out.data  # type: ignore[assignment]  # float32 items
+            assert cells is not None
         at = self._starts
         if after.hand is not before.hand:
             self._move_cards(cells, at["hand"], before.hand, after.hand)
@@ -1041,11 +1101,11 @@ class ObservationEncoder:
             self._move_cards(
                 cells, at["table"], _meld_cards(before.table), _meld_cards(after.table)
             )
-        phases = len(self.phases)
-        cells[at["phase"] + self._phase_index.get(before.phase, phases)] = 0.0
-        cells[at["phase"] + self._phase_index.get(after.phase, phases)] = 1.0
+        if after.phase is not before.phase:
+            index, unlisted = self._phase_index, len(self.phases)
+            cells[at["phase"] + index.get(before.phase._value_, unlisted)] = 0.0
+            cells[at["phase"] + index.get(after.phase._value_, unlisted)] = 1.0
         self._write_changes(cells, out, before, after, taken)
-        return out
 
     def _write_changes(
         self,
@@ -1101,14 +1161,28 @@ class ObservationEncoder:
             cells[place + 1] = len(after.discard_pile)
         if after.table is not before.table:
             cells[place + 2] = len(after.table)
-        for offset, value, earlier in (
-            (3, after.deal_number, before.deal_number),
-            (4, after.multiplier, before.multiplier),
-            (5, after.pot, before.pot),
+        if (
+            after.deal_number != before.deal_number
+            or after.multiplier != before.multiplier
+            or after.pot != before.pot
         ):
-            if value != earlier:
+            for offset, value in (
+                (3, after.deal_number),
+                (4, after.multiplier),
+                (5, after.pot),
+            ):
                 clipped = value if -bound <= value <= bound else max(-bound, min(value, bound))
                 cells[place + offset] = clipped
+
+    def _one_removed(
+        self, cells: memoryview[float], start: int, old: Sequence[Card], new: Sequence[Card]
+    ) -> bool:
+        """Count one card less at ``start`` if ``new`` is ``old`` without one card."""
+        place = _removed_at(old, new)
+        if place is None:
+            return False
+        cells[start + old[place].index] -= 1.0
+        return True
 
     def _move_cards(
         self, cells: memoryview[float], start: int, old: Sequence[Card], new: Sequence[Card]
@@ -1121,6 +1195,8 @@ class ObservationEncoder:
         elif len(new) < size and old[: len(new)] == new:  # cards taken off the top
             for card in old[len(new) :]:
                 cells[start + card.index] -= 1.0
+        elif len(new) == size - 1 and self._one_removed(cells, start, old, new):
+            pass  # one card left, the others kept their order (a discard from a hand)
         elif self._one_copy:  # sets of cards, as bit masks: clear what left, set what came
             old_bits, new_bits = sum(map(_BIT, old)), sum(map(_BIT, new))
             _write_bits(cells, start, old_bits & ~new_bits, 0.0)
@@ -1130,6 +1206,17 @@ class ObservationEncoder:
                 cells[start + card.index] -= 1.0
             for card in new:
                 cells[start + card.index] += 1.0
+
+
+def _removed_at(old: Sequence[Card], new: Sequence[Card]) -> int | None:
+    """Where ``new`` is ``old`` less one card, the place of that card in ``old``; else None."""
+    place = 0
+    for place, card in enumerate(new):
+        if card is not old[place]:
+            break
+    else:
+        place = len(new)
+    return place if old[place + 1 :] == new[place:] else None
 
 
 def _write_bits(cells: memoryview[float], start: int, bits: int, value: float) -> None:
@@ -1213,14 +1300,15 @@ def rewards(
     Raises:
         ConfigurationError: an unknown mode.
     """
-    seats = after.player_count
+    seats = after.match.player_count
     if sign is None and mode != "win":
         sign = score_sign(after.variant)
     if mode == "score":
         assert sign is not None
-        if after.scores is before.scores:  # most moves: the totals are not touched
+        now, then = after.match.scores, before.match.scores
+        if now is then:  # most moves: the totals are not touched
             return [0.0] * seats
-        return [float(sign * (a - b)) for a, b in zip(after.scores, before.scores, strict=True)]
+        return [float(sign * (a - b)) for a, b in zip(now, then, strict=True)]
     if mode == "deal":
         assert sign is not None
         totals = [0.0] * seats
@@ -1243,7 +1331,8 @@ def _new_deals(before: GameState, after: GameState) -> tuple[DealResult, ...]:
 
 def deal_ended(before: GameState, after: GameState) -> bool:
     """Whether the move from ``before`` to ``after`` scored a deal (or ended the match)."""
-    return len(after.deal_results) > len(before.deal_results) or after.is_over
+    later, earlier = after.match, before.match
+    return len(later.deal_results) > len(earlier.deal_results) or later.result is not None
 
 
 def check_mode(mode: object) -> str:

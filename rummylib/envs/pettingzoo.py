@@ -33,6 +33,10 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from rummylib.actions import Action
 from rummylib.engine import Variant
@@ -122,13 +126,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         match = self.match
         mask = (
             match.mask(seat)
-            if agent == self.agent_selection and not self._done(agent)
+            if agent == self.agent_selection
+            and not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
             else np.zeros(match.table.size, dtype=np.int8)
         )
         return {"observation": match.encode(seat), "action_mask": mask}
-
-    def _done(self, agent: str) -> bool:
-        return self.terminations.get(agent, True) or self.truncations.get(agent, True)
 
     def step(self, action: Any) -> None:
         """The selected agent plays action number ``action`` (``None`` once it is done).
@@ -138,7 +140,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
                 the episode instead).
         """
         agent = self.agent_selection
-        if self._done(agent):
+        if self.terminations.get(agent, True) or self.truncations.get(agent, True):
             self._was_dead_step(action)
             return
         seat = self._seats[agent]
@@ -147,8 +149,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         if self.illegal_reward is None:
             legal = match.action(seat, int(action))  # raises on an illegal number
         else:
-            space = self.action_spaces[agent]
-            inside = 0 <= action < space.n if type(action) is int else space.contains(action)
+            inside = (
+                0 <= action < match.table.size
+                if type(action) is int
+                else self.action_spaces[agent].contains(action)
+            )
             assert inside, "action is not in action space"
             legal = match.action_or_none(seat, int(action))
             if legal is None:
@@ -199,39 +204,79 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     The wrapper reaches the environment's attributes through ``__getattr__``, two Python
     calls per name; an agent loop reads ``agents``, ``agent_selection`` and the five names
     of ``last()`` on every step. Here ``agents`` and ``agent_selection`` are properties and
-    ``last()`` asks the environment itself, after the same check that ``reset()`` came first.
-    Every other method and check is PettingZoo's own.
+    ``last()``, ``step()`` and the ``agent_iter()`` loop call the environment itself, after
+    the same checks (``reset()`` came first; no step once every agent is done; a step in
+    every turn of the loop). Every other method and check is PettingZoo's own.
     """
 
-    def _require_reset(self, name: str) -> None:
-        if not self._has_reset:
-            # What the wrapper's __getattr__ raises for these names before reset().
-            msg = f"{name} cannot be accessed before reset"
-            raise AttributeError(msg)
+    @staticmethod
+    def _not_reset(name: str) -> AttributeError:
+        # What the wrapper's __getattr__ raises for these names before reset().
+        return AttributeError(f"{name} cannot be accessed before reset")
 
     @property
     def agents(self) -> list[str]:
         """The environment's live agents."""
-        self._require_reset("agents")
+        if not self._has_reset:
+            raise self._not_reset("agents")
         agents: list[str] = self.env.agents
         return agents
 
     @property
     def agent_selection(self) -> str:
         """The agent to act."""
-        self._require_reset("agent_selection")
+        if not self._has_reset:
+            raise self._not_reset("agent_selection")
         selected: str = self.env.agent_selection
         return selected
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, cumulative reward, terminated, truncated, info."""
-        self._require_reset("agent_selection")
+        if not self._has_reset:
+            raise self._not_reset("agent_selection")
         result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return result
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        """PettingZoo's wrapper's ``agent_iter``: the agent to act, step after step."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's wrapper's ``step``, calling the environment without a further layer."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
     def __str__(self) -> str:
         """The environment's name, as PettingZoo's wrapper prints it."""
         return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's ``AECOrderEnforcingIterator``, reading the environment's names directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        selected: str = inner.agent_selection
+        return selected
 
 
 def raw_env(

@@ -629,3 +629,37 @@ def test_a_match_s_updated_vectors_equal_fresh_ones(name: str) -> None:
                 given[:] = -1  # the caller's copy: changing it changes nothing kept
                 assert (match.encode(viewer) == fresh).all()
             match.play(seat, int(rng.choice(match.table.numbers(match.state, seat))))
+
+
+def test_a_card_listed_twice_is_numbered_by_its_first_action() -> None:
+    from rummylib.variants.gin import GinRummy  # noqa: PLC0415
+
+    class Twice(GinRummy):  # a variant that lists every discard twice
+        def candidates_discard(self, state: GameState, player: int) -> list[Action]:
+            listed = list(super().candidates_discard(state, player))
+            fresh = [Discard(player=player, card=a.card) for a in listed if isinstance(a, Discard)]
+            return [*fresh, *listed]
+
+    game = Twice()
+    state = new_game(game, players=2, seed=3)
+    state = state.apply(TakeDiscard(player=0))
+    first = state.legal_actions(0)[0]
+    assert isinstance(first, Discard)
+    table = ActionTable(game)
+    block = table.block("discard")
+    assert block is not None
+    number = block.start + first.card.index
+    assert table.decode(state, 0, number) is first
+    assert len(table.numbers(state, 0)) == len(state.legal_actions(0)) // 2
+
+
+def test_masks_are_new_arrays_even_when_they_repeat() -> None:
+    state = new_game("gin", players=2, seed=1)
+    table = ActionTable.for_variant(state.variant)
+    first = table.mask(state, 0)
+    assert list(np.flatnonzero(first)) == list(table.numbers(state, 0))
+    first[:] = 1  # the caller's array: changing it changes no later mask
+    again = table.mask(new_game("gin", players=2, seed=1), 0)
+    assert again is not first
+    assert list(np.flatnonzero(again)) == list(table.numbers(state, 0))
+    assert again.flags.writeable

@@ -209,3 +209,44 @@ def test_the_order_wrapper_behaves_as_pettingzoo_s_own() -> None:
         ours.step(number)
         theirs.step(number)
     assert ours.agents == theirs.agents == []
+
+
+def test_the_order_wrapper_refuses_steps_as_pettingzoo_s_own() -> None:
+    from pettingzoo.utils.env_logger import EnvLogger  # noqa: PLC0415
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: PLC0415
+
+    for game in (env("gin"), OrderEnforcingWrapper(RummyEnv("gin", illegal_reward=-1))):
+        with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before step"):
+            game.step(0)
+        game.reset(seed=1)
+        game.step(0)  # not legal now (the first upcard is offered): the episode ends
+        while game.agents:
+            game.step(None)
+        EnvLogger.mqueue.clear()
+        game.step(None)
+        assert EnvLogger.mqueue == [
+            "[WARNING]: step() called after all agents are terminated or truncated. "
+            "Should reset() first."
+        ]
+
+
+def test_the_agent_loop_is_checked_as_pettingzoo_s_own() -> None:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: PLC0415
+
+    for game in (env("gin"), OrderEnforcingWrapper(RummyEnv("gin", illegal_reward=-1))):
+        with pytest.raises(
+            AssertionError, match="reset\\(\\) needs to be called before agent_iter"
+        ):
+            game.agent_iter()
+        game.reset(seed=2)
+        loop = iter(game.agent_iter(max_iter=4))  # the refused turn counts too
+        assert next(loop) == "player_0"
+        with pytest.raises(AssertionError, match="need to call step\\(\\) or reset\\(\\)"):
+            next(loop)  # no step in between
+        game.step(56)  # player_0 passes the upcard
+        assert next(loop) == "player_1"
+        game.step(56)
+        assert next(loop) == "player_0"
+        game.step(0)
+        with pytest.raises(StopIteration):
+            next(loop)  # max_iter reached
