@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rummylib import VARIANTS, new_game
 from rummylib.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard
 from rummylib.cards import CARDS
-from rummylib.engine import Variant, _listing, lists_legal
+from rummylib.engine import Variant, _listing, discard_action, lists_legal
 from rummylib.errors import IllegalActionError
 from rummylib.state import GameState
 
@@ -61,6 +61,50 @@ def test_apply_verifies_an_action_it_did_not_list() -> None:
     assert stranger not in state.legal_actions()
     with pytest.raises(IllegalActionError, match="not a move of the first_upcard phase"):
         state.apply(stranger)
+
+
+def test_apply_verifies_an_action_before_anything_is_listed() -> None:
+    state = new_game("gin", players=2, seed=3)
+    stranger = Discard(player=0, card=state.hands[0][0])
+    with pytest.raises(IllegalActionError, match="not a move of the first_upcard phase"):
+        state.apply(stranger)  # nothing listed yet: the refusal is asked
+    assert state.apply(Pass(player=0)) == state.apply(state.legal_actions()[-1])
+
+
+def test_apply_verifies_an_action_of_a_player_with_nothing_listed() -> None:
+    state = new_game("rummy101", players=2, seed=3)
+    assert state.legal_actions(1) == ()
+    with pytest.raises(IllegalActionError, match="it is p1's turn, not p2's"):
+        state.apply(DrawStock(player=1))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 200))
+def test_discards_are_one_per_distinct_card_in_card_order(name: str, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(name, players=_players(name, rng), seed=seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    for player in range(state.player_count):
+        listed = list(Variant.candidates_discard(state.variant, state, player))
+        distinct = sorted(set(state.hands[player]), key=lambda card: card.index)
+        assert listed == [Discard(player=player, card=card) for card in distinct]
+        assert all(
+            isinstance(action, Discard) and action is discard_action(player, action.card)
+            for action in listed
+        )
+
+
+def test_discards_of_a_seat_past_the_made_ones_are_made_afresh() -> None:
+    state = new_game("rummy101", players=2, seed=3)
+    hand = state.hands[0]
+    seats = state.replace(hands=(*state.hands, *[()] * 7, hand))  # seat 9 holds hand 0
+    listed = list(Variant.candidates_discard(state.variant, seats, 9))
+    distinct = sorted(set(hand), key=lambda card: card.index)
+    assert listed == [Discard(player=9, card=card) for card in distinct]
 
 
 def test_an_equal_action_made_afresh_is_applied_as_the_listed_one() -> None:

@@ -390,6 +390,16 @@ def test_defect_legal_actions_of_a_bad_player_is_an_illegal_action_error(player:
         state.legal_actions(player)  # type: ignore[arg-type]
 
 
+def test_a_phase_hashes_as_the_one_object_it_is() -> None:
+    # PhaseBase hashes by identity (in C, not by name as Enum does): every phase is still
+    # found as a key, and pickling and copying give back the same object, of the same hash.
+    for phase in (Phase.DRAW, Phase("frish_vote"), Phase("first_upcard"), Phase.MATCH_OVER):
+        assert hash(phase) == object.__hash__(phase)
+        assert {phase: "found"}[phase] == "found"
+        assert pickle.loads(pickle.dumps(phase)) is phase
+        assert copy.deepcopy(phase) is phase
+
+
 def test_defect_is_legal_never_raises_for_an_action_object() -> None:
     state = new_game("rummy101", players=2, seed=5)
     assert state.is_legal("draw") is False  # type: ignore[arg-type]

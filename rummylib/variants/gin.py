@@ -20,7 +20,6 @@ Phases, action model and guards follow OpenSpiel move by move (see the rules pag
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Final, TypeAlias, cast
 
@@ -108,6 +107,16 @@ class GinDetail:
     knocker: int | None = None
 
 
+# The phases every turn compares with, as module names. Reading a member off a phase enum
+# (``GinPhase.WALL``) passes through the metaclass's ``__getattr__`` hook (EnumType's on Python
+# 3.11, the engine's _PhaseType's after): about ten times the cost of a global, several times
+# a turn.
+_DRAW: Final = Phase.DRAW
+_PLAY: Final = Phase.PLAY
+_FIRST_UPCARD: Final = GinPhase.FIRST_UPCARD
+_WALL_PHASE: Final = GinPhase.WALL
+_KNOCK_DISCARD: Final = GinPhase.KNOCK_DISCARD
+
 #: A state of a gin match.
 State: TypeAlias = "GameState[GinDetail]"
 
@@ -117,10 +126,24 @@ def _least_deadwood(cards: frozenset[Card], discard: bool) -> int:
     return arrange(tuple(cards), RULES, POINTS, discard=discard).deadwood_points
 
 
-#: The points of the cards of one suit, as a bit mask of ranks (bit 0 the ace): ranks A-7 and 8-K.
-_BIT: Final = operator.attrgetter("bit")
-_LOW_POINTS: Final = tuple(sum(r + 1 for r in range(7) if m >> r & 1) for m in range(128))
-_HIGH_POINTS: Final = tuple(sum(min(r + 8, 10) for r in range(6) if m >> r & 1) for m in range(64))
+#: The 52 bits of the pack's cards (:attr:`Card.bit <rummylib.cards.Card.bit>`): 13 ranks a
+#: suit, ace first; the joker's bit is above them.
+_PACK: Final = (1 << 52) - 1
+#: A 13-bit mask of ranks times this is the mask of those ranks in every suit.
+_EVERY_SUIT: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+#: The ranks A to J of every suit: the lowest card of a run of three that stays in its suit.
+_RUN_STARTS: Final = 0x7FF * _EVERY_SUIT
+
+
+def _suit_points() -> tuple[int, ...]:
+    points = [0]  # the points of the masks of no rank; each rank doubles the table
+    for value in (*range(1, 10), 10, 10, 10, 10):  # ace 1, two to ten their pips, J Q K 10
+        points += [total + value for total in points]
+    return tuple(points)
+
+
+#: The points of the cards of one suit, by their 13-bit mask of ranks (bit 0 the ace).
+_SUIT_POINTS: Final = _suit_points()
 
 
 def deadwood_floor(hand: Iterable[Card]) -> int:
@@ -134,20 +157,26 @@ def deadwood_floor(hand: Iterable[Card]) -> int:
     >>> deadwood_floor(parse_cards("As 2s 3s 7c 7d 7h 8h 9h Th 5d Kc"))  # 5d and Kc: less Kc
     5
     """
+    # Listed on every discard turn, so the whole hand is one 52-bit mask (13 bits a suit)
+    # and every suit is done at once: the rank groups are copied into each suit, and a run
+    # start is kept only at ranks A-J, so the three cards it covers never cross into the
+    # next suit.
     cards = tuple(hand)
-    bits = sum(map(_BIT, cards))  # one pack: each card once
-    suits = bits & 0x1FFF, bits >> 13 & 0x1FFF, bits >> 26 & 0x1FFF, bits >> 39 & 0x1FFF
-    a, b, c, d = suits
+    bits = 0
+    for card in cards:  # one pack: each card once (a plain loop beats sum(map(...)) on 3.11)
+        bits += card.bit
+    bits &= _PACK
+    a, b, c, d = bits & 0x1FFF, bits >> 13 & 0x1FFF, bits >> 26 & 0x1FFF, bits >> 39
     groups = a & b & (c | d) | c & d & (a | b)  # ranks held in three or four suits
-    total = highest = 0
-    for suit in suits:
-        starts = suit & suit >> 1 & suit >> 2  # the lowest card of each run of three
-        loose = suit & ~(groups | starts | starts << 1 | starts << 2)
-        if loose:
-            total += _LOW_POINTS[loose & 0x7F] + _HIGH_POINTS[loose >> 7]
-            highest = max(highest, loose.bit_length())  # the rank of the highest loose card
-    most = min(highest, 10)
-    return total - most if len(cards) == 11 else total
+    starts = bits & bits >> 1 & bits >> 2 & _RUN_STARTS  # the lowest card of each run of three
+    loose = bits & ~(groups * _EVERY_SUIT | starts | starts << 1 | starts << 2)
+    a, b, c, d = loose & 0x1FFF, loose >> 13 & 0x1FFF, loose >> 26 & 0x1FFF, loose >> 39
+    points = _SUIT_POINTS
+    total = points[a] + points[b] + points[c] + points[d]
+    if len(cards) == 11:  # less the highest loose card (none: 0): its rank, at most 10 points
+        highest = (a | b | c | d).bit_length()
+        total -= highest if highest < 10 else 10
+    return total
 
 
 def least_deadwood(hand: Iterable[Card]) -> int:
@@ -257,7 +286,7 @@ class GinRummy(Variant[GinDetail]):
         return None
 
     def _both_passed(self, state: State, action: Action) -> str | None:
-        if state.phase is GinPhase.FIRST_UPCARD and state.detail.passes == 2:
+        if state.phase is _FIRST_UPCARD and state.detail.passes == 2:
             return f"both players passed the upcard: {player_name(action.player)} draws from stock"
         return None
 
@@ -279,7 +308,7 @@ class GinRummy(Variant[GinDetail]):
 
     def refuse_draw_stock(self, state: State, action: DrawStock) -> str | None:
         """The first upcard is offered to both players before anyone draws from the stock."""
-        if state.phase is GinPhase.FIRST_UPCARD and state.detail.passes < 2:
+        if state.phase is _FIRST_UPCARD and state.detail.passes < 2:
             return f"{player_name(action.player)} must take the first upcard or pass"
         return super().refuse_draw_stock(state, action)
 
@@ -310,7 +339,7 @@ class GinRummy(Variant[GinDetail]):
     def candidates_knock(self, state: State, player: int) -> Iterable[Action]:
         """The knock, when legal; a hand whose :func:`deadwood_floor` is over is not solved."""
         hand = state.hands[player]
-        if state.phase is GinPhase.WALL:
+        if state.phase is _WALL_PHASE:
             hand = (*hand, state.discard_pile[-1])
         if deadwood_floor(hand) > state.detail.knock_card:
             return ()
@@ -321,7 +350,7 @@ class GinRummy(Variant[GinDetail]):
     def candidates_discard(self, state: State, player: int) -> Iterable[Action]:
         """Every card of the hand; for the knocker, those that keep the knock legal."""
         listed = super().candidates_discard(state, player)
-        if state.phase is GinPhase.KNOCK_DISCARD:
+        if state.phase is _KNOCK_DISCARD:
             return [a for a in listed if self.refuse_discard(state, cast("Discard", a)) is None]
         return listed
 
@@ -341,24 +370,55 @@ class GinRummy(Variant[GinDetail]):
 
     def apply_take_discard(self, state: State, action: TakeDiscard) -> State:
         """The upcard joins the hand; the draw phase counts it (the cap draws the deal)."""
-        takes = state.detail.upcard_takes + (state.phase is Phase.DRAW)
+        takes = state.detail.upcard_takes + (state.phase is _DRAW)
         if takes == MAX_UPCARD_TAKES:
             return self._end(state, f"the upcard was taken {MAX_UPCARD_TAKES} times: a draw")
-        detail = evolve(state.detail, upcard_takes=takes, taken=state.discard_pile[-1])
-        return super().apply_take_discard(state, action).replace(detail=detail)
+        # The engine's take of the top card (gin takes one: refuse_take_discard), made with the
+        # new detail in one copy of the state rather than two.
+        pile = state.discard_pile
+        hands = list(state.hands)
+        hands[action.player] = (*hands[action.player], pile[-1])
+        detail = evolve(state.detail, upcard_takes=takes, taken=pile[-1])
+        return state.replace(hands=tuple(hands), discard_pile=pile[:-1], phase=_PLAY, detail=detail)
 
-    def end_turn(self, state: State, player: int) -> State:
-        """After a discard: the knocker melds; else the guards, the wall, or the next turn."""
-        if state.phase is GinPhase.KNOCK_DISCARD:
-            return state.replace(phase=GinPhase.KNOCKER_MELDS)
+    def apply_discard(self, state: State, action: Discard) -> State:
+        """The card goes on the discard pile; then :meth:`end_turn`.
+
+        The engine's discard copies the state and hands the copy to end_turn, which copies it
+        again; here end_turn is handed the discard's fields and makes them with its own, in
+        one copy. A subclass that overrides :meth:`end_turn` (the engine's hook, called as
+        ``end_turn(state, player)``) gets the engine's discard, so its override is called as
+        the engine calls it.
+        """
+        if type(self).end_turn is not GinRummy.end_turn:
+            return super().apply_discard(state, action)
+        hands = list(state.hands)
+        hands[action.player] = remove_cards(hands[action.player], (action.card,))
+        pile = (*state.discard_pile, action.card)
+        return self.end_turn(state, action.player, hands=tuple(hands), discard_pile=pile)
+
+    def end_turn(self, state: State, player: int, **discard: Any) -> State:
+        """After a discard: the knocker melds; else the guards, the wall, or the next turn.
+
+        ``discard``: the fields of the discard, when ``state`` does not have them yet (from
+        :meth:`apply_discard`), made in the same copy. A discard changes only the hands and
+        the pile, so the phase, the stock and the detail read here are the same either way.
+        """
+        if state.phase is _KNOCK_DISCARD:
+            return state.replace(phase=GinPhase.KNOCKER_MELDS, **discard)
         detail = state.detail
-        threw_back = state.discard_pile[-1] == detail.taken
+        threw_back = discard.get("discard_pile", state.discard_pile)[-1] == detail.taken
         if threw_back and detail.threw_back:
-            return self._end(state, "both players threw back the upcard they took: a draw")
-        detail = evolve(detail, taken=None, threw_back=threw_back)
-        if len(state.stock) == WALL:
-            return self._to(state, 1 - player, GinPhase.WALL, detail=detail)
-        return self.next_turn(state, player, detail=detail)
+            why = "both players threw back the upcard they took: a draw"
+            return self._end(state.replace(**discard), why)
+        if detail.taken is not None or detail.threw_back:  # else the copy would be the same
+            detail = evolve(detail, taken=None, threw_back=threw_back)
+        # The engine's next_turn, or the wall: the other player's turn (two players, both in).
+        phase = _WALL_PHASE if len(state.stock) == WALL else _DRAW
+        other = 1 - player
+        return state.replace(
+            phase=phase, current_player=other, to_act=(other,), detail=detail, **discard
+        )
 
     def _to(self, state: State, player: int, phase: PhaseBase, **changes: Any) -> State:
         return state.replace(phase=phase, current_player=player, to_act=(player,), **changes)

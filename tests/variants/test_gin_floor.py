@@ -7,15 +7,44 @@ from hypothesis import strategies as st
 
 from rummylib import parse_cards
 from rummylib.cards import Card, make_deck
-from rummylib.variants.gin import deadwood_floor, least_deadwood
+from rummylib.variants.gin import POINTS, deadwood_floor, least_deadwood
 
 PACK = make_deck()
+
+
+def floor_card_by_card(hand: list[Card]) -> int:
+    """The floor as its definition says it, one card at a time (no bit masks)."""
+    held = {(card.rank, card.suit) for card in hand}
+
+    def fits_a_meld(card: Card) -> bool:
+        assert card.rank is not None
+        suits = {suit for rank, suit in held if rank == card.rank}
+        runs = [range(low, low + 3) for low in range(card.rank - 2, card.rank + 1)]
+        in_run = any(
+            all((rank, card.suit) in held for rank in run) for run in runs if 1 <= run[0] <= 11
+        )
+        return len(suits) >= 3 or in_run
+
+    loose = [POINTS.of(card) for card in hand if not fits_a_meld(card)]
+    return sum(loose) - (max(loose, default=0) if len(hand) == 11 else 0)
 
 
 @settings(max_examples=400, deadline=None)
 @given(hand=st.lists(st.sampled_from(PACK), min_size=10, max_size=11, unique=True))
 def test_rule_4_5_the_floor_never_exceeds_the_least_deadwood(hand: list[Card]) -> None:
     assert deadwood_floor(hand) <= least_deadwood(hand)
+
+
+@settings(max_examples=600, deadline=None)
+@given(hand=st.lists(st.sampled_from(PACK), max_size=52, unique=True))
+def test_the_floor_of_whole_suits_at_once_is_the_card_by_card_floor(hand: list[Card]) -> None:
+    assert deadwood_floor(hand) == floor_card_by_card(hand)
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=st.lists(st.sampled_from(PACK), min_size=10, max_size=11, unique=True))
+def test_the_floor_of_a_hand_in_play_is_the_card_by_card_floor(hand: list[Card]) -> None:
+    assert deadwood_floor(iter(hand)) == floor_card_by_card(hand)
 
 
 def test_the_floor_counts_cards_that_fit_no_meld() -> None:
