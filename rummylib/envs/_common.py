@@ -139,7 +139,7 @@ class Match:
         """``player``'s observation vector (a new array: the caller may change it).
 
         Worked out from the seat's vector of its last observation
-        (:meth:`ObservationEncoder.update`) when there is one in this match.
+        (:meth:`ObservationEncoder.update_into`, in place) when there is one in this match.
         """
         observation = self.observation(player)
         kept = self._vectors[player]

@@ -724,7 +724,6 @@ _SINGLE_BLOCK: Final[Mapping[type[Action], str]] = {
 }
 
 
-_INDEX: Final = operator.attrgetter("index")
 _CARD_INDEX: Final = operator.attrgetter("card.index")
 _ONLY_DISCARDS: Final = {Discard}
 _BIT: Final = operator.attrgetter("bit")
