@@ -989,7 +989,6 @@ class ObservationEncoder:
     ) -> None:
         """Write the numbers, the seat flags and (with ``taken``) the taken rows."""
         seats = self._orders[observation.player]
-        bound = SCALAR_BOUND
         place = self._scalar_span.start
         pile, table = observation.discard_pile, observation.table
         # From the stock size to the current player's flags, the places follow one another.
@@ -1001,7 +1000,7 @@ class ObservationEncoder:
             observation.multiplier,
             observation.pot,
         ):
-            cells[place] = value if -bound <= value <= bound else max(-bound, min(value, bound))
+            cells[place] = _clip(value)
             place += 1
         sizes, scores = observation.hand_sizes, observation.scores
         for seat in seats:
@@ -1009,7 +1008,7 @@ class ObservationEncoder:
             place += 1
         for seat in seats:
             value = scores[seat]
-            cells[place] = value if -bound <= value <= bound else max(-bound, min(value, bound))
+            cells[place] = _clip(value)
             place += 1
         n = self.players
         current = observation.current_player
@@ -1120,7 +1119,6 @@ class ObservationEncoder:
         """
         self._write_counts(cells, before, after)
         seats = self._orders[after.player]
-        bound = SCALAR_BOUND
         place = self._scalar_span.start + 6  # past the six counts: hand sizes, scores, flags
         n = self.players
         if after.hand_sizes != before.hand_sizes:
@@ -1132,9 +1130,7 @@ class ObservationEncoder:
             scores = after.scores
             for offset, seat in enumerate(seats):
                 value = scores[seat]
-                cells[place + offset] = (
-                    value if -bound <= value <= bound else max(-bound, min(value, bound))
-                )
+                cells[place + offset] = _clip(value)
         place += n
         if after.players_in != before.players_in:
             _flags(cells, place, seats, after.players_in)
@@ -1152,7 +1148,6 @@ class ObservationEncoder:
         self, cells: memoryview[float], before: Observation, after: Observation
     ) -> None:
         """The six numbers from the stock size to the pot, where they changed."""
-        bound = SCALAR_BOUND
         place = self._scalar_span.start
         if after.stock_size != before.stock_size:
             cells[place] = after.stock_size
@@ -1170,8 +1165,7 @@ class ObservationEncoder:
                 (4, after.multiplier),
                 (5, after.pot),
             ):
-                clipped = value if -bound <= value <= bound else max(-bound, min(value, bound))
-                cells[place + offset] = clipped
+                cells[place + offset] = _clip(value)
 
     def _one_removed(
         self, cells: memoryview[float], start: int, old: Sequence[Card], new: Sequence[Card]
@@ -1224,6 +1218,11 @@ def _write_bits(cells: memoryview[float], start: int, bits: int, value: float) -
         lowest = bits & -bits
         cells[start + lowest.bit_length() - 1] = value
         bits ^= lowest
+
+
+def _clip(value: int) -> int:
+    """``value`` within ``±SCALAR_BOUND``, the box of the vector's numbers."""
+    return max(-SCALAR_BOUND, min(value, SCALAR_BOUND))
 
 
 def _flags(
