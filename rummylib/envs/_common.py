@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import secrets
 from typing import Any, Final
 
@@ -27,7 +28,7 @@ from rummylib.registry import get_variant
 from rummylib.state import GameState, new_game
 from rummylib.views import Observation
 
-__all__ = ["Match", "make_variant", "observation_space"]
+__all__ = ["Match", "check_illegal_reward", "make_variant", "observation_space"]
 
 #: The largest game seed drawn from an environment's generator.
 SEED_BOUND: Final = 2**63
@@ -60,6 +61,21 @@ def check_max_actions(value: object) -> int | None:
         msg = f"max_actions must be None or a whole number of at least 1, not {shorten(value)}"
         raise ConfigurationError(msg)
     return value
+
+
+def check_illegal_reward(value: object, *, optional: bool) -> float | None:
+    """The reward for an illegal move as a float (``None`` too if ``optional``).
+
+    Raises:
+        ConfigurationError: not a finite number (a bool is not one).
+    """
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        expected = "None or a finite number" if optional else "a finite number"
+        msg = f"illegal_reward must be {expected}, not {shorten(value)}"
+        raise ConfigurationError(msg)
+    return float(value)
 
 
 def observation_space(encoder: ObservationEncoder, table: ActionTable) -> gymnasium.spaces.Dict:
@@ -113,6 +129,23 @@ class Match:
         self._vectors: list[tuple[Observation, FloatArray, memoryview[float], int] | None] = [
             None
         ] * self.players
+
+    def __getstate__(self) -> dict[str, Any]:
+        # For copy.deepcopy and pickle (a tree search forks environments): the vectors'
+        # memoryviews do not pickle, and are made again from the vectors.
+        state = self.__dict__.copy()
+        state["_vectors"] = [
+            None if kept is None else (kept[0], kept[1], None, kept[3]) for kept in self._vectors
+        ]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        vectors = self._vectors
+        for seat, kept in enumerate(vectors):
+            if kept is not None:
+                cells: memoryview[float] = kept[1].data  # type: ignore[assignment]  # float32
+                vectors[seat] = (kept[0], kept[1], cells, kept[3])
 
     def start(self, seed: int | None) -> None:
         """A new match (``seed=None``: a seed from :mod:`secrets`)."""

@@ -40,8 +40,14 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 
 from rummylib.actions import Action
 from rummylib.engine import Variant
-from rummylib.envs._common import SEED_BOUND, Match, make_variant, observation_space
-from rummylib.errors import ConfigurationError, shorten
+from rummylib.envs._common import (
+    SEED_BOUND,
+    Match,
+    check_illegal_reward,
+    make_variant,
+    observation_space,
+)
+from rummylib.errors import ConfigurationError, IllegalActionError, shorten
 
 __all__ = ["OrderEnforcing", "RummyEnv", "env", "raw_env"]
 
@@ -70,7 +76,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
     ) -> None:
         super().__init__()
         #: ``None``: an illegal number raises; else it ends the episode with this reward.
-        self.illegal_reward = illegal_reward
+        self.illegal_reward = check_illegal_reward(illegal_reward, optional=True)
         game = make_variant(variant, settings)
         if render_mode not in {None, "ansi"}:
             msg = f"bad render_mode {shorten(render_mode)}: expected None or 'ansi'"
@@ -124,9 +130,14 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         """``{"observation": …, "action_mask": …}`` for ``agent``."""
         seat = self._seats[agent]
         match = self.match
+        try:
+            selected = self.agent_selection
+        except AttributeError:
+            msg = "call reset() before observe()"
+            raise IllegalActionError(msg) from None
         mask = (
             match.mask(seat)
-            if agent == self.agent_selection
+            if agent == selected
             and not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
             else np.zeros(match.table.size, dtype=np.int8)
         )
@@ -139,7 +150,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
             IllegalActionError: the number is not legal now (the wrapped :func:`env` ends
                 the episode instead).
         """
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            msg = "call reset() before step()"
+            raise IllegalActionError(msg) from None
         if self.terminations.get(agent, True) or self.truncations.get(agent, True):
             self._was_dead_step(action)
             return
@@ -147,15 +162,17 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
         match = self.match
         legal: Action | None
         if self.illegal_reward is None:
-            legal = match.action(seat, int(action))  # raises on an illegal number
+            # The table checks the number itself: a bool, a float or a string is refused,
+            # never rounded to a move.
+            legal = match.action(seat, action)  # raises on an illegal number
         else:
             inside = (
                 0 <= action < match.table.size
                 if type(action) is int
-                else self.action_spaces[agent].contains(action)
+                else type(action) is not bool and self.action_spaces[agent].contains(action)
             )
             assert inside, "action is not in action space"
-            legal = match.action_or_none(seat, int(action))
+            legal = match.action_or_none(seat, action)
             if legal is None:
                 self._end_illegal(agent, self.illegal_reward)
                 return
@@ -287,6 +304,7 @@ def raw_env(
     rewards: str = "score",
     one_deal: bool = False,
     max_actions: int | None = None,
+    illegal_reward: float | None = None,
     **settings: Any,
 ) -> RummyEnv:
     """The bare environment: an illegal number raises :class:`~rummylib.errors.IllegalActionError`.
@@ -300,6 +318,10 @@ def raw_env(
             see :func:`rummylib.envs.encoding.rewards`.
         one_deal: end the episode when the first deal is scored.
         max_actions: truncate the episode after this many moves (``None``: never).
+        illegal_reward: ``None`` (the default): a number that is not legal now raises
+            :class:`~rummylib.errors.IllegalActionError`, and nothing changes. A number: such
+            a move ends the episode instead, with this reward for the agent that played it
+            (what :func:`env` does, with −1).
         settings: the variant's settings, with a name (``knock_card=8``).
 
     Raises:
@@ -313,6 +335,7 @@ def raw_env(
         rewards=rewards,
         one_deal=one_deal,
         max_actions=max_actions,
+        illegal_reward=illegal_reward,
         **settings,
     )
 
@@ -325,12 +348,16 @@ def env(
     rewards: str = "score",
     one_deal: bool = False,
     max_actions: int | None = None,
+    illegal_reward: float = -1.0,
     **settings: Any,
 ) -> Any:
     """The environment as PettingZoo's classic games come (see the module docstring).
 
-    An illegal number ends the episode with reward −1 for the agent that played it, as
-    ``TerminateIllegalWrapper`` would; the arguments are those of :func:`raw_env`.
+    A number of the action space that is not legal now ends the episode with reward
+    ``illegal_reward`` (−1) for the agent that played it, as ``TerminateIllegalWrapper``
+    would; anything else (a number out of range, a bool, a float) fails PettingZoo's
+    assertion "action is not in action space". The other arguments are those of
+    :func:`raw_env`.
     """
     game = RummyEnv(
         variant,
@@ -339,7 +366,7 @@ def env(
         rewards=rewards,
         one_deal=one_deal,
         max_actions=max_actions,
-        illegal_reward=-1,
+        illegal_reward=check_illegal_reward(illegal_reward, optional=False),
         **settings,
     )
     return OrderEnforcing(game)

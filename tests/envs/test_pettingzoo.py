@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any
 
 import pytest
@@ -136,6 +138,112 @@ def test_the_wrapped_environment_ends_the_episode_on_an_illegal_number(
     assert "Illegal move" in caplog.text
     assert game.rewards[mover] == -1
     assert all(game.terminations.values())
+
+
+def _snapshot(game: Any) -> tuple[Any, ...]:
+    """What a refused step must leave as it was."""
+    inner = game.unwrapped
+    observation = inner.observe(inner.agent_selection)
+    return (
+        inner.match.state,
+        inner.agent_selection,
+        dict(inner.rewards),
+        dict(inner.terminations),
+        observation["observation"].tobytes(),
+        observation["action_mask"].tobytes(),
+    )
+
+
+@pytest.mark.parametrize("action", [56.0, 56.9, "56", True, [56], None])
+def test_the_raw_environment_refuses_what_is_not_a_whole_number(action: object) -> None:
+    game = raw_env("gin")
+    game.reset(seed=1)
+    assert game.observe(game.agent_selection)["action_mask"][56] == 1  # pass is legal now
+    before = _snapshot(game)
+    with pytest.raises(IllegalActionError, match="expected a whole number"):
+        game.step(action)
+    assert _snapshot(game) == before
+
+
+def test_the_raw_environment_takes_numpy_integers() -> None:
+    game = raw_env("gin")
+    game.reset(seed=1)
+    game.step(np.int64(56))  # pass
+    assert game.unwrapped.match.actions == 1
+
+
+@pytest.mark.parametrize("action", [True, 56.0, -1, 215])
+def test_the_wrapped_environment_asserts_on_what_is_not_in_the_action_space(
+    action: object,
+) -> None:
+    game = env("gin")
+    game.reset(seed=1)
+    before = _snapshot(game)
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        game.step(action)
+    assert _snapshot(game) == before
+
+
+def test_illegal_reward_is_a_setting_of_both_environments(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    wrapped = env("gin", illegal_reward=-5)
+    wrapped.reset(seed=1)
+    mover = wrapped.agent_selection
+    wrapped.step(0)  # the stock is not open before the upcard is taken or passed
+    assert "Illegal move" in caplog.text
+    assert wrapped.rewards[mover] == -5.0
+    bare = raw_env("gin", illegal_reward=-2)
+    bare.reset(seed=1)
+    mover = bare.agent_selection
+    bare.step(0)
+    assert bare.rewards[mover] == -2.0
+    assert all(bare.terminations.values())
+
+
+@pytest.mark.parametrize("value", ["oops", True, float("nan"), float("inf"), [1]])
+def test_a_bad_illegal_reward_is_refused_before_anything_is_built(value: Any) -> None:
+    with pytest.raises(ConfigurationError, match="illegal_reward must be"):
+        raw_env("gin", illegal_reward=value)
+    with pytest.raises(ConfigurationError, match="illegal_reward must be"):
+        env("gin", illegal_reward=value)
+    with pytest.raises(ConfigurationError, match="illegal_reward must be a finite number"):
+        env("gin", illegal_reward=None)  # type: ignore[arg-type]  # what the check is for
+
+
+def test_the_raw_environment_asks_for_a_reset_first() -> None:
+    game = raw_env("gin")
+    with pytest.raises(IllegalActionError, match=r"call reset\(\) before step"):
+        game.step(56)
+    with pytest.raises(IllegalActionError, match=r"call reset\(\) before observe"):
+        game.observe("player_0")
+
+
+@pytest.mark.parametrize("fork", ["deepcopy", "pickle"])
+def test_an_environment_forks_mid_episode_and_both_copies_play_on_alike(fork: str) -> None:
+    game = env("rummy101", players=3, max_actions=400)
+    game.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(40):  # observations made: the seats' vectors are kept and updated
+        observation, *_ = game.last()
+        game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    copied = copy.deepcopy(game) if fork == "deepcopy" else pickle.loads(pickle.dumps(game))
+    for _ in range(200):
+        if not game.agents:
+            break
+        ours, reward, terminated, truncated, _ = game.last()
+        theirs, their_reward, *_ = copied.last()
+        assert np.array_equal(ours["observation"], theirs["observation"])
+        assert np.array_equal(ours["action_mask"], theirs["action_mask"])
+        assert reward == their_reward
+        if terminated or truncated:
+            action = None
+        else:
+            action = int(rng.choice(np.flatnonzero(ours["action_mask"])))
+        game.step(action)
+        copied.step(action)
+    assert copied.unwrapped.match.state == game.unwrapped.match.state
+    assert copied.unwrapped.match.actions == game.unwrapped.match.actions > 40
 
 
 def test_only_the_selected_agent_has_a_mask() -> None:
