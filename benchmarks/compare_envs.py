@@ -13,26 +13,32 @@ same cheap pick on both sides), step; a new episode when one ends. A *step* is o
 
 * rummylib: ``rummylib.envs.pettingzoo.env(variant)`` (the wrapped environment users get),
   reading ``last()`` (the observation vector and the action mask, whose legal numbers
-  ``np.flatnonzero`` lists) before every step, whole matches with the variant's default
+  the mask's ``nonzero()`` lists) before every step, whole matches with the variant's default
   settings and fewest players. For gin also ``one_deal=True``, one deal per episode as RLCard
   plays it.
 * RLCard: ``rlcard.make("gin-rummy")``, one deal per episode, reading the state it returns
   from every step (its observation and legal actions).
 
-The runs alternate between the two, ``--rounds`` times each, and the best round is kept (to
-filter out other processes on a shared machine). The target of issue 15 is rummylib at least
-3x RLCard.
+Each of ``--rounds`` rounds runs three in turn for ``--seconds`` each: the wrapped
+environment, the bare ``raw_env`` (without PettingZoo's order wrapper, printed as its own row)
+and RLCard; each keeps its best round (to filter out other processes on a shared machine).
+Then every variant (``--variants``) runs once for ``--seconds``. ``--seed`` seeds the episodes
+and the picks of both sides. The target of issue 15 is the wrapped environment at least 3x
+RLCard.
 
 ``--instructions`` counts the machine instructions of each side's steps instead, under
 valgrind (``cachegrind``, which must be installed): the count of a run of ``--warm-up`` steps
 is taken from that of a run of ``--warm-up`` + ``--steps`` steps, so that imports and first-use
 tables are left out. Instruction counts do not depend on what else the machine runs, so the
 ratio is the same from run to run; it is a cross-check of the timed ratio, not a replacement.
+This mode counts gin only (``--seconds``, ``--rounds`` and ``--variants`` do not apply) and
+needs RLCard.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import re
@@ -44,8 +50,6 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import numpy as np
 
 from rummylib.envs.pettingzoo import env, raw_env
 from rummylib.registry import VARIANTS
@@ -78,7 +82,7 @@ def pettingzoo_run(
             if terminated or truncated:
                 game.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]  # a 1-d mask: its legal numbers
             game.step(int(legal[rng.randrange(len(legal))]))
             done += 1
             if (steps is not None and done >= steps) or (
@@ -148,6 +152,23 @@ def instructions_per_step(side: str, *, steps: int, warm_up: int, seed: int) -> 
     return (count(warm_up + steps) - count(warm_up)) / steps
 
 
+def _count_instructions(args: argparse.Namespace) -> int:
+    """``--instructions``: print each side's instructions per gin step and the ratio."""
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (apt install valgrind)")
+        return 1
+    if importlib.util.find_spec("rlcard") is None:
+        print("--instructions needs RLCard: pip install rlcard (or the bench extra)")
+        return 1
+    mine = instructions_per_step("rummylib", steps=args.steps, warm_up=args.warm_up, seed=args.seed)
+    other = instructions_per_step("rlcard", steps=args.steps, warm_up=args.warm_up, seed=args.seed)
+    print(f"gin, instructions per step ({args.steps} steps after {args.warm_up})")
+    print(f"  rummylib PettingZoo env       {mine:12,.0f}")
+    print(f"  RLCard gin-rummy env          {other:12,.0f}")
+    print(f"  ratio (RLCard / rummylib)     {other / mine:12.2f}x  (target: 3x)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="per measurement")
@@ -171,20 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.instructions:
-        if shutil.which("valgrind") is None:
-            print("--instructions needs valgrind (apt install valgrind)")
-            return 1
-        mine = instructions_per_step(
-            "rummylib", steps=args.steps, warm_up=args.warm_up, seed=args.seed
-        )
-        other = instructions_per_step(
-            "rlcard", steps=args.steps, warm_up=args.warm_up, seed=args.seed
-        )
-        print(f"gin, instructions per step ({args.steps} steps after {args.warm_up})")
-        print(f"  rummylib PettingZoo env       {mine:12,.0f}")
-        print(f"  RLCard gin-rummy env          {other:12,.0f}")
-        print(f"  ratio (RLCard / rummylib)     {other / mine:12.2f}x  (target: 3x)")
-        return 0
+        return _count_instructions(args)
 
     if "gin" in VARIANTS:
         ours: list[float] = []
