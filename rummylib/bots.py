@@ -60,6 +60,18 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
+    def reseed(self, seed: int | None) -> None:
+        """Start the bot's generator again from ``seed``, as ``RandomBot(seed=seed)`` would.
+
+        >>> from rummylib import new_game
+        >>> observation = new_game("rummy101", players=2, seed=3).observation(0)
+        >>> bot = RandomBot(seed=5)
+        >>> bot.reseed(1)
+        >>> bot.choose(observation) == RandomBot(seed=1).choose(observation)
+        True
+        """
+        self._random = random.Random(seed)
+
     def choose(self, observation: Observation) -> Action:
         """A uniformly random legal action."""
         actions = observation.legal_actions
