@@ -23,6 +23,13 @@ and OpenSpiel's algorithms work with it. The game:
 Parameters: ``players`` (default: the variant's fewest), ``one_deal`` (``True``),
 ``max_actions`` (2,000 moves; the game is then over with returns 0).
 
+A number that is not offered now (a move that is not legal, any move once the game is over, a
+chance outcome that :meth:`~RummyState.chance_outcomes` does not list) raises a
+:class:`ValueError` (:class:`~rummylib.errors.IllegalActionError` for moves), as OpenSpiel's
+Python games do, and leaves the state unchanged. Games pickle (unpickling one registers its
+variant if need be); states pickle and clone as OpenSpiel's do, and unpickling a state needs
+its game registered first (by :func:`register` or by unpickling the game).
+
 >>> import pyspiel
 >>> from rummylib.envs.openspiel import register
 >>> "rummylib_gin" in register()
@@ -52,7 +59,7 @@ from rummylib.envs.encoding import (
     describe,
     outcome,
 )
-from rummylib.errors import ConfigurationError
+from rummylib.errors import ConfigurationError, IllegalActionError
 from rummylib.registry import VARIANTS, get_variant
 from rummylib.state import GameState, new_game
 from rummylib.views import Observation
@@ -164,6 +171,25 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type in
         )
         return RummyObserver(self, private=private)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        # The per-variant class is made by register(), so pickle cannot find it by name (and
+        # pyspiel's own pickling would make a game whose Python attributes were never set):
+        # a game pickles as the variant's name and its parameters, loaded again as OpenSpiel
+        # loads any game.
+        params = {
+            "players": self.players,
+            "one_deal": self.one_deal,
+            "max_actions": self.max_actions,
+        }
+        return _load_game, (self.variant.name, params)
+
+
+def _load_game(variant: str, params: dict[str, Any]) -> RummyGame:
+    """The game ``rummylib_<variant>`` with ``params``, registered first if need be (unpickling)."""
+    register(variant)
+    game: RummyGame = pyspiel.load_game(game_name(variant), params)
+    return game
+
 
 class RummyState(pyspiel.State):  # type: ignore[misc]
     """A match being dealt or played."""
@@ -216,14 +242,23 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         return list(self._game_data().table.numbers(state, player))
 
     def _apply_action(self, action: int) -> None:
+        # pyspiel hands over a Python int (it refuses floats and turns True into 1); a direct
+        # call may pass anything, so the number is checked here, before anything changes.
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            msg = f"bad action {action!r}: expected a whole number"
+            raise IllegalActionError(msg)
+        number = int(action)
+        if self._over:
+            msg = f"action {number}: the game is over, no more moves are allowed"
+            raise IllegalActionError(msg)
         game = self._game_data()
         state = self._match.value
         if state is None:
-            self._deal(game, int(action))
+            self._deal(game, number)
             return
         player = state.to_act[0]
         before = state.observation(player)
-        after = state.apply(game.table.decode(state, player, int(action)))
+        after = state.apply(game.table.decode(state, player, number))
         following = after.to_act[0] if after.to_act else player
         self._taken.update(before, after.observation(following), actor=player)
         self._match = _Shared(after)
@@ -245,6 +280,9 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
             self._left = tuple(left)
             self._order = (*self._order, outcome)
             return
+        if not 0 <= outcome < SEED_OUTCOMES:
+            msg = f"no seed {outcome}: the seed outcomes are 0 to {SEED_OUTCOMES - 1}"
+            raise ValueError(msg)
         deck = [CARDS[index] for index in self._order]
         state = new_game(game.variant, players=game.players, seed=outcome, deck=deck)
         self._match = _Shared(state)
@@ -270,7 +308,13 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if any(self._left):
+                if not 0 <= action < CARD_KINDS:
+                    msg = f"no card kind {action}: the kinds are 0 to {CARD_KINDS - 1}"
+                    raise ValueError(msg)
                 return f"deal {CARDS[action]}"
+            if not 0 <= action < SEED_OUTCOMES:
+                msg = f"no seed {action}: the seed outcomes are 0 to {SEED_OUTCOMES - 1}"
+                raise ValueError(msg)
             return f"seed {action}"
         return self._game_data().table.label(action)
 
@@ -333,16 +377,22 @@ def _view_text(observation: Observation, *, private: bool) -> str:
     return " · ".join(parts)
 
 
-def register(names: Sequence[str] | None = None) -> list[str]:
+def register(names: str | Sequence[str] | None = None) -> list[str]:
     """Register ``rummylib_<variant>`` for each variant (default: every registered one).
 
-    Names already registered with OpenSpiel are left as they are. Returns the OpenSpiel
-    names of all the variants asked for.
+    ``names`` is one variant's name or a sequence of names. Names already registered with
+    OpenSpiel are left as they are. Returns the OpenSpiel names of all the variants asked
+    for. Every name is checked before any is registered.
+
+    >>> register("gin")
+    ['rummylib_gin']
 
     Raises:
         UnknownVariantError: a name is not a registered variant.
     """
     known = set(pyspiel.registered_names())
+    if isinstance(names, str):
+        names = [names]
     wanted = list(VARIANTS) if names is None else [get_variant(name).name for name in names]
     for name in wanted:
         spiel_name = game_name(name)
