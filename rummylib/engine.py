@@ -170,13 +170,24 @@ class Phase(PhaseBase):
     MATCH_OVER = "match_over"
 
 
+#: Seats up to this many are named p1, p2, …; :func:`player_name` gives others as they are.
+_NAMED_SEATS: Final = 1_000_000
+
+
 def player_name(player: int) -> str:
     """How a message names a seat: seats are 0-based in the API and 1-based in text.
 
+    A number no table could seat (negative, or of a million or more) is named as it is
+    given, cut short if it is huge, so that the message about it can always be written.
+
     >>> player_name(0)
     'p1'
+    >>> player_name(-1), player_name(10**5000)
+    ('-1', '<a number of about 5001 digits>')
     """
-    return f"p{player + 1}"
+    if 0 <= player < _NAMED_SEATS:
+        return f"p{player + 1}"
+    return shorten(player)
 
 
 def lists_legal(function: _F) -> _F:

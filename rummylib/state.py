@@ -25,7 +25,7 @@ import attrs
 from rummylib import _record, _render, _svg
 from rummylib.actions import ACTION_TYPES, Action, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
-from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant
+from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant, player_name
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld
 from rummylib.registry import get_variant, with_settings
@@ -298,7 +298,8 @@ class GameState(Generic[D]):
             msg = "the match is over"
             raise IllegalActionError(msg)
         if action.player >= self.player_count:
-            msg = f"there is no player p{action.player + 1} at this {self.player_count}-seat table"
+            seat = player_name(action.player)
+            msg = f"there is no player {seat} at this {self.player_count}-seat table"
             raise IllegalActionError(msg)
         try:
             self.variant.verify(self, action)

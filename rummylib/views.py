@@ -20,7 +20,7 @@ import attrs
 from rummylib import _svg
 from rummylib.actions import Action
 from rummylib.cards import Card
-from rummylib.engine import PhaseBase, Variant
+from rummylib.engine import PhaseBase, Variant, player_name
 from rummylib.errors import IllegalActionError, shorten
 from rummylib.melds import Meld
 
@@ -104,7 +104,10 @@ def observe(state: GameState, player: int) -> Observation:
         raise IllegalActionError(msg)
     match = state.match
     if not 0 <= player < match.player_count:
-        msg = f"there is no player p{player + 1} at this {match.player_count}-seat table"
+        msg = (
+            f"there is no player {player_name(player)} at this {match.player_count}-seat "
+            f"table: players are numbered 0 to {match.player_count - 1}"
+        )
         raise IllegalActionError(msg)
     hands = state.hands
     observation: Observation = object.__new__(Observation)

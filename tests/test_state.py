@@ -390,6 +390,26 @@ def test_defect_legal_actions_of_a_bad_player_is_an_illegal_action_error(player:
         state.legal_actions(player)  # type: ignore[arg-type]
 
 
+def test_defect_a_player_number_of_thousands_of_digits_is_refused_not_a_crash() -> None:
+    # Python will not write an int of over 4,300 digits as text: the refusal names it short.
+    state = new_game("rummy71", players=2, seed=5)
+    huge = 10**5000
+    assert state.is_legal(DrawStock(player=huge)) is False
+    with pytest.raises(IllegalActionError, match="there is no player <a number of about 5001"):
+        state.apply(DrawStock(player=huge))
+    with pytest.raises(IllegalActionError, match="there is no player <a number of about 5001"):
+        state.observation(huge)
+
+
+def test_defect_a_negative_seat_is_named_as_given() -> None:
+    state = new_game("rummy71", players=2, seed=5)
+    with pytest.raises(
+        IllegalActionError,
+        match="there is no player -1 at this 2-seat table: players are numbered 0 to 1",
+    ):
+        state.observation(-1)
+
+
 def test_a_phase_hashes_as_the_one_object_it_is() -> None:
     # PhaseBase hashes by identity (in C, not by name as Enum does): every phase is still
     # found as a key, and pickling and copying give back the same object, of the same hash.
