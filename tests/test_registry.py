@@ -168,6 +168,24 @@ def test_register_variant_adds_a_class_and_refuses_clashes() -> None:
         register_variant(Shouting)
 
 
+def _code_block_after(page: Path, heading: str) -> str:
+    """The first ``.. code-block:: python`` of ``page`` after the line ``heading``."""
+    text = page.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
+    block = re.search(r"\.\. code-block:: python\n\n((?:   .*\n|\n)+)", text)
+    assert block is not None, f"no python block after {heading!r} in {page.name}"
+    return textwrap.dedent(block.group(1))
+
+
+@pytest.mark.usefixtures("_registry_restored")
+def test_the_add_a_variant_page_s_subclass_keeps_the_setting_checked() -> None:
+    page = Path(__file__).resolve().parent.parent / "docs" / "howto" / "add-a-variant.rst"
+    exec(_code_block_after(page, "Without a package"), {})
+    variant = get_variant("rummy151")
+    assert (variant.title, variant.elimination_threshold) == ("Rummy 151", 151)  # type: ignore[attr-defined]
+    with pytest.raises(ConfigurationError, match="elimination_threshold must be a whole number"):
+        get_variant("rummy151", elimination_threshold=0)
+
+
 def test_unknown_names_are_refused_with_the_known_ones_listed() -> None:
     with pytest.raises(UnknownVariantError, match="known: carousel, gin, knock7, rummy101"):
         get_variant("gin-rummy-deluxe")
