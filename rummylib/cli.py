@@ -26,7 +26,10 @@ shows one variant's settings with their defaults. ``rummylib --version`` prints 
 (``--backend process``, ``--workers N``), in one process (``--backend serial``) or on Ray
 (``--backend ray``) with the same results for the same ``--seed``; ``--set key=value`` sets a
 table setting, ``--json FILE`` and ``--csv FILE`` save every match (:mod:`rummylib.simulate`),
-``--save-records DIR`` writes every match's game record (:mod:`rummylib.records`).
+``--save-records DIR`` writes every match's game record (:mod:`rummylib.records`). An output
+file that could not be written (its folder missing, the two options naming one file) is refused
+before the first match, and each file is written whole or not at all: a write that fails keeps
+the old file.
 Ctrl-C stops it cleanly: it prints the summary of the matches played so far and exits with 130.
 
 ``rummylib play`` seats you at p1 against bots (``--variant``, ``--players``, ``--seed``,
@@ -50,6 +53,7 @@ import enum
 import importlib.metadata
 import inspect
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -59,6 +63,7 @@ from typing import Any, NoReturn
 import attrs
 
 from rummylib import _play, svg
+from rummylib._files import write_text
 from rummylib.arrangement import arrange, format_arrangement
 from rummylib.cards import parse_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
@@ -164,6 +169,8 @@ def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
     if len(names) not in {1, players}:  # refused before any match
         msg = f"--bots names {len(names)} bots for {players} players"
         raise ConfigurationError(msg)
+    outputs = (("--json", args.json), ("--csv", args.csv))
+    _check_outputs([(option, path) for option, path in outputs if path is not None])
     with printer.progress(args.matches, f"{variant.name} x{players}") as progress:
         result = simulate(
             variant,
@@ -184,7 +191,7 @@ def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
     ):
         if path is not None:
             try:
-                Path(path).write_text(text(), encoding="utf-8")
+                write_text(path, text())  # an old file is kept if this fails
             except OSError as error:
                 msg = f"cannot write {option} {path}: {error.strerror or error}"
                 raise ConfigurationError(msg) from None
@@ -194,14 +201,37 @@ def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    if result.summary.played and not result.summary.finished:
-        limit = "" if result.max_actions is None else f" within {result.max_actions:,} actions"
-        print(
-            f"rummylib: no match finished{limit}; a higher --max-actions lets them end",
-            file=sys.stderr,
-        )
+    summary = result.summary
+    if summary.played and not summary.finished:
+        if summary.unfinished:
+            limit = "" if result.max_actions is None else f" within {result.max_actions:,} actions"
+            reason = f"{limit}; a higher --max-actions lets them end"
+        else:
+            reason = ": every match stopped with an error (the first are listed above)"
+        print(f"rummylib: no match finished{reason}", file=sys.stderr)
         return EXIT_NO
     return EXIT_OK
+
+
+def _check_outputs(outputs: Sequence[tuple[str, str]]) -> None:
+    """Refuse output files that could not be written, before any match is played."""
+    seen: dict[Path, str] = {}
+    for option, path in outputs:
+        target = Path(path)
+        folder = target.parent
+        problem = None
+        if target.is_dir():
+            problem = "it is a folder"
+        elif not folder.is_dir():
+            problem = f"there is no folder {folder}"
+        elif not os.access(folder, os.W_OK):
+            problem = f"the folder {folder} is not writable"
+        elif target.resolve() in seen:
+            problem = f"{seen[target.resolve()]} writes the same file"
+        if problem is not None:
+            msg = f"cannot write {option} {path}: {problem}"
+            raise ConfigurationError(msg)
+        seen[target.resolve()] = option
 
 
 def _count(number: int, noun: str) -> str:
@@ -433,7 +463,7 @@ def _save_svg(path: str | None, picture: str) -> None:
     """Write ``check --svg FILE``; a file that cannot be written is bad input (exit 2)."""
     if path is not None:
         try:
-            Path(path).write_text(picture, encoding="utf-8")
+            write_text(path, picture)
         except OSError as error:
             msg = f"cannot write --svg {path}: {error.strerror or error}"
             raise ConfigurationError(msg) from None

@@ -57,6 +57,7 @@ import attrs
 import tomli_w
 
 from rummylib import _notation
+from rummylib._files import write_text
 from rummylib._notation import ActionLine, DealerLine, Item
 from rummylib.actions import (
     Action,
@@ -527,6 +528,9 @@ def dump(
 ) -> None:
     """Write the record of ``state`` (see :func:`dumps`) to a path or an open text file.
 
+    A path is written whole or not at all: the file it names is replaced only once the whole
+    record is written.
+
     >>> import io
     >>> from rummylib import new_game
     >>> file = io.StringIO()
@@ -536,7 +540,7 @@ def dump(
     """
     text = dumps(state, view=view, names=names, metadata=metadata)
     if isinstance(file, str | os.PathLike):
-        Path(file).write_text(text, encoding="utf-8")
+        write_text(file, text)  # whole or not at all: an old record is never half replaced
     else:
         file.write(text)
 

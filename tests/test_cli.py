@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import attrs
 import pytest
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from rummylib import cli, get_variant
 from rummylib.cli import main
+from rummylib.simulate import simulate
 from rummylib.variants.israeli import Rummy101
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -564,3 +565,61 @@ def test_simulate_where_no_match_finished_says_so_and_exits_1(
         "rummylib: no match finished within 10 actions; a higher --max-actions lets them end\n"
     )
     assert re.search(r"matches finished\W+0 of 2\b", captured.out)  # the summary still shows
+
+
+@pytest.mark.parametrize(
+    ("outputs", "message"),
+    [
+        (
+            ["--json", "{tmp}/missing/run.json"],
+            "cannot write --json .*: there is no folder .*/missing",
+        ),
+        (["--csv", "{tmp}"], "cannot write --csv .*: it is a folder"),
+        (
+            ["--json", "{tmp}/run.out", "--csv", "{tmp}/run.out"],
+            "cannot write --csv .*: --json writes the same file",
+        ),
+    ],
+)
+def test_simulate_refuses_an_output_it_cannot_write_before_playing(
+    outputs: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def never(*args: object, **kwargs: object) -> None:
+        pytest.fail("a match was played before the outputs were checked")
+
+    monkeypatch.setattr(cli, "simulate", never)
+    argv = ["simulate", "--variant", "gin", "--players", "2", "--matches", "3"]
+    assert main([*argv, *(part.format(tmp=tmp_path) for part in outputs)]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(f"rummylib: {message}\n", err), err
+
+
+class _Failing:
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, observation: object) -> NoReturn:
+        msg = "this bot always fails"
+        raise RuntimeError(msg)
+
+
+def test_simulate_where_every_match_stopped_with_an_error_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played = simulate
+
+    def with_failing_bots(variant: object, **options: Any) -> object:
+        return played(variant, **{**options, "bots": [_Failing]})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli, "simulate", with_failing_bots)
+    argv = ["simulate", "--variant", "gin", "--players", "2", "--matches", "2"]
+    assert main([*argv, "--backend", "serial"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "rummylib: no match finished: every match stopped with an error (the first are listed "
+        "above)\n"
+    )
