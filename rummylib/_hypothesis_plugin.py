@@ -20,12 +20,15 @@ Card.parse('*')
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import typing
 from typing import TYPE_CHECKING, Any, Final
 
 from rummylib.actions import ACTION_TYPES, PlayerAction
 from rummylib.cards import Card
 from rummylib.engine import Variant
+from rummylib.errors import ConfigurationError
 from rummylib.melds import Meld, MeldRules
 from rummylib.scoring import CardPoints
 from rummylib.state import GameState
@@ -53,13 +56,22 @@ REGISTERED_TYPES: Final[tuple[type[Any], ...]] = (
 def _resolve(thing: type[Any]) -> st.SearchStrategy[Any]:
     """The strategy for ``thing``, built by :mod:`rummylib.strategies` on first use.
 
+    Hypothesis also asks for types that are not rummylib's: a base class (``object``,
+    ``Hashable``) gathers the strategies registered for its subclasses, asking each resolver.
+    The answer for those is ``NotImplemented``, which leaves them to Hypothesis.
+
     The module is looked up by name here, not imported at the top: this function runs only
     when Hypothesis first needs the strategy, which keeps ``import hypothesis`` (which loads
     this plugin) from importing :mod:`rummylib.strategies`, a module that imports Hypothesis.
     """
-    strategies = importlib.import_module("rummylib.strategies")
-    strategy: st.SearchStrategy[Any] = strategies.for_type(thing)
-    return strategy
+    target = typing.get_origin(thing) or thing
+    if isinstance(target, type) and issubclass(target, REGISTERED_TYPES):
+        strategies = importlib.import_module("rummylib.strategies")
+        with contextlib.suppress(ConfigurationError):  # a class it has no strategy for
+            strategy: st.SearchStrategy[Any] = strategies.for_type(target)
+            return strategy
+    # Hypothesis's signal to resolve the type some other way (typed as a strategy there).
+    return typing.cast("st.SearchStrategy[Any]", NotImplemented)
 
 
 def setup() -> None:

@@ -23,6 +23,7 @@ is :func:`cards`, and ``@given`` infers a ``GameState`` argument from its annota
 from __future__ import annotations
 
 import enum
+import typing
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final, TypeVar
@@ -55,7 +56,7 @@ from rummylib.actions import (
 from rummylib.bots import GreedyBot
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank, Suit, make_deck
 from rummylib.engine import PhaseBase
-from rummylib.errors import ConfigurationError
+from rummylib.errors import ConfigurationError, shorten
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, RunEnd, rank_at
 from rummylib.scoring import CardPoints
 from rummylib.state import GameState, new_game
@@ -333,16 +334,34 @@ def melds(rules: MeldRules) -> st.SearchStrategy[Meld]:
     return _meld(rules, kinds)
 
 
-def variants() -> st.SearchStrategy[Variant]:
-    """Every registered variant, with its default settings.
+def variants(*, players: int | None = None) -> st.SearchStrategy[Variant]:
+    """Every registered variant, with its default settings (that seats ``players``, if given).
 
     >>> from hypothesis import Phase, find, settings
     >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
     >>> fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
     >>> find(variants(), lambda variant: variant.name == "rummy71", settings=fresh).name
     'rummy71'
+    >>> find(variants(players=6), lambda variant: True, settings=fresh).name
+    'rummy101'
+
+    Raises:
+        ConfigurationError: ``players`` is not a whole number, or no variant seats that many.
     """
-    return st.sampled_from(sorted(VARIANTS)).map(get_variant)
+    names = sorted(VARIANTS)
+    if players is not None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            msg = f"players must be a whole number, not {shorten(players)}"
+            raise ConfigurationError(msg)
+        names = [
+            name
+            for name in names
+            if VARIANTS[name].min_players <= players <= VARIANTS[name].max_players
+        ]
+        if not names:
+            msg = f"no registered variant seats {players} players"
+            raise ConfigurationError(msg)
+    return st.sampled_from(names).map(get_variant)
 
 
 #: The most points :func:`card_points` gives a card.
@@ -352,7 +371,7 @@ MAX_CARD_POINTS: Final = 25
 def card_points() -> st.SearchStrategy[CardPoints]:
     """Valid :class:`~rummylib.scoring.CardPoints`, shrinking towards the defaults.
 
-    An ace, a face card and a joker are each worth 0 to ``MAX_CARD_POINTS`` (1,000) points
+    An ace, a face card and a joker are each worth 0 to ``MAX_CARD_POINTS`` (25) points
     (defaults first: 1, 10, 0), and ``ace_low_run`` is unset or in the same range.
 
     >>> from hypothesis import Phase, find, settings
@@ -550,7 +569,7 @@ def _deal(
     draw: st.DrawFn, variant: Variant | None, players: int | None, *, sorted_deals: bool
 ) -> _Step:
     """A new match: a variant, a player count, then a seeded shuffle or the sorted deal."""
-    chosen = draw(variants()) if variant is None else variant
+    chosen = draw(variants(players=players)) if variant is None else variant
     count = (
         draw(st.integers(chosen.min_players, chosen.max_players)) if players is None else players
     )
@@ -737,6 +756,8 @@ def games(
         variant = get_variant(variant)
     if variant is not None and players is not None:
         variant.check_players(players)
+    elif players is not None:
+        variants(players=players)  # some variant must seat them
     phases = _read_phases(phase)
     if where is not None and not callable(where):
         msg = f"where must be a predicate on states, not {where!r}"
@@ -1055,6 +1076,9 @@ def for_type(thing: type[Any]) -> st.SearchStrategy[Any]:
     each action class, and ``PlayerAction``   :func:`actions` of that class (of any)
     ========================================= ==================================================
 
+    A generic form stands for its class: ``GameState[Any]`` is ``GameState``, ``Variant[Any]``
+    is ``Variant``.
+
     >>> from hypothesis import Phase, find, settings
     >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
     >>> fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
@@ -1068,6 +1092,7 @@ def for_type(thing: type[Any]) -> st.SearchStrategy[Any]:
     Raises:
         ConfigurationError: ``thing`` is not one of the types above.
     """
+    thing = typing.get_origin(thing) or thing
     simple: dict[type[Any], Callable[[], st.SearchStrategy[Any]]] = {
         Card: cards,
         Meld: lambda: melds(MeldRules()),

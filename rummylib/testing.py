@@ -288,7 +288,7 @@ class RulesMachine(RuleBasedStateMachine):
 
     def _variant(self, data: st.DataObject) -> Variant:
         if self.variant is None:
-            return data.draw(variants(), label="variant")
+            return data.draw(variants(players=self.players), label="variant")
         table = data.draw(st.sampled_from(self.table_settings), label="settings")
         if isinstance(self.variant, str):
             return get_variant(self.variant, **table)

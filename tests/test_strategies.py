@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
 import importlib.metadata
 import json
 import os
 import re
 import subprocess
 import sys
+import typing
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -70,12 +73,13 @@ from rummylib.strategies import (
     melds,
     observations,
     sorted_deal,
+    variants,
 )
 from rummylib.variants import VARIANTS
 
 # find() without the example database, so earlier runs cannot change what it returns, and
 # without the "explain" phase, which replays many variations of the shrunk example.
-# derandomize: a find() that searches a large space (card values up to 1,000) is not left to luck.
+# derandomize: a find() that searches a large space is not left to luck.
 FRESH = settings(
     max_examples=2000, database=None, phases=[Phase.generate, Phase.shrink], derandomize=True
 )
@@ -673,6 +677,37 @@ def test_illegal_actions_of_kinds_the_state_has_not_are_empty() -> None:
         illegal_actions(state, "match_over")  # type: ignore[arg-type]
 
 
+@settings(max_examples=40, deadline=None, database=None)
+@given(games(players=3))
+def test_games_with_a_player_count_and_no_variant_draw_variants_that_seat_it(
+    state: GameState,
+) -> None:
+    assert state.player_count == 3
+    assert state.variant.name != "gin"
+
+
+def test_variants_of_a_player_count_seat_it() -> None:
+    drawn: set[str] = set()
+
+    @settings(max_examples=60, database=None, deadline=None)
+    @given(variants(players=6))
+    def collect(variant: Variant) -> None:
+        drawn.add(variant.name)
+
+    collect()
+    seat_six = {name for name, cls in VARIANTS.items() if cls.min_players <= 6 <= cls.max_players}
+    assert "gin" not in seat_six
+    assert drawn == seat_six
+    for bad, message in [
+        (99, "no registered variant seats 99 players"),
+        (True, "players must be a whole number"),
+    ]:
+        with pytest.raises(ConfigurationError, match=message):
+            variants(players=bad)
+    with pytest.raises(ConfigurationError, match="no registered variant seats 99 players"):
+        games(players=99)
+
+
 # -- type strategies (the hypothesis entry point) ----------------------------------------------
 
 
@@ -688,6 +723,37 @@ def test_for_type_covers_the_types_of_the_issue() -> None:
     assert wanted <= set(REGISTERED_TYPES)
     with pytest.raises(ConfigurationError, match="rummylib registers no strategy for"):
         for_type(int)
+
+
+@dataclasses.dataclass
+class _UsersOwn:  # a user's class, nothing of rummylib's
+    payload: object
+
+
+@pytest.mark.parametrize(
+    "strategy",
+    [st.from_type(object), st.from_type(collections.abc.Hashable), st.builds(_UsersOwn)],  # type: ignore[type-abstract]
+    ids=["object", "Hashable", "a dataclass with an object field"],
+)
+def test_the_plugin_leaves_types_that_are_not_rummylib_s_to_hypothesis(
+    strategy: st.SearchStrategy[Any],
+) -> None:
+    # Hypothesis asks every resolver about a base class; ours must answer NotImplemented.
+    drawn: list[object] = []
+
+    @settings(max_examples=20, database=None, deadline=None)
+    @given(strategy)
+    def draw(value: object) -> None:
+        drawn.append(value)
+
+    draw()
+    assert drawn
+
+
+@pytest.mark.parametrize("thing", [GameState[Any], Variant[Any]], ids=str)
+def test_generic_forms_resolve_as_their_class(thing: Any) -> None:
+    value = find(st.from_type(thing), lambda value: True, settings=FRESH)
+    assert isinstance(value, typing.get_origin(thing))
 
 
 def test_the_entry_point_is_declared() -> None:

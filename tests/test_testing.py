@@ -144,6 +144,21 @@ def test_the_machine_plays_the_variant_and_settings_it_is_given() -> None:
     assert thresholds == {101, 25}
 
 
+def test_a_player_count_without_a_variant_draws_variants_that_seat_it() -> None:
+    seen: set[tuple[str, int]] = set()
+
+    class Machine(RulesMachine):
+        players = 3
+
+        def on_start(self, state: GameState) -> None:
+            seen.add((state.variant.name, state.player_count))
+
+    run(Machine, settings(QUICK, max_examples=25, stateful_step_count=2))
+    assert {count for _, count in seen} == {3}
+    assert len(seen) > 1  # several variants, none of them gin (two players only)
+    assert "gin" not in {name for name, _ in seen}
+
+
 def test_the_machine_tries_only_the_refusals_it_is_given() -> None:
     class Machine(IsraeliRecordingMachine):
         refusals = (Refusal.BAD_COUNT,)
