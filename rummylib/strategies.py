@@ -1015,9 +1015,12 @@ def illegal_actions(
     not act, a kind of move the player has no legal instance of now, a card the player does
     not hold, a meld index or a count that does not fit, a seat beyond the table, or any move
     after the end. (What the engine says is in the :class:`~rummylib.errors.IllegalActionError`
-    it raises; the kind is for the caller's own error codes.) Examples shrink towards the
-    first kind in :class:`Refusal` order that the state has; the strategy is empty when no
-    action of the wanted kinds fits.
+    it raises; the kind is for the caller's own error codes.) A kind is drawn first, each of
+    those the state has as likely as any other, then a class of action among that kind's,
+    then an action of that class: a rare mistake (drawing twice) is tried about as often as
+    one with many instances (each card not held).
+    Examples shrink towards the first kind in :class:`Refusal` order that the state has; the
+    strategy is empty when no action of the wanted kinds fits.
 
     >>> from hypothesis import Phase, find, settings
     >>> # No replay of saved examples, and no "explain" phase (it only annotates a report):
@@ -1047,10 +1050,19 @@ def illegal_actions(
     else:
         msg = f"kinds must be a Refusal or a collection of them, not {kinds!r}"
         raise ConfigurationError(msg)
-    found = [pair for pair in _refusals(state) if pair[1] in wanted]
-    if not found:
+    # kind -> action class -> the actions, each level in first-seen order (kinds by Refusal).
+    grouped: dict[Refusal, dict[type[Action], list[tuple[Action, Refusal]]]] = {}
+    for pair in _refusals(state):
+        if pair[1] in wanted:
+            grouped.setdefault(pair[1], {}).setdefault(type(pair[0]), []).append(pair)
+    if not grouped:
         return st.nothing()
-    return st.sampled_from(found)
+
+    def of_kind(kind: Refusal) -> st.SearchStrategy[tuple[Action, Refusal]]:
+        classes = grouped[kind]
+        return st.sampled_from(list(classes)).flatmap(lambda cls: st.sampled_from(classes[cls]))
+
+    return st.sampled_from([kind for kind in Refusal if kind in grouped]).flatmap(of_kind)
 
 
 # -- type strategies -------------------------------------------------------------------------

@@ -663,6 +663,24 @@ def test_illegal_actions_reach_every_kind(
     assert_refused_as_built(state, action, kind)
 
 
+def test_illegal_actions_try_each_kind_about_as_often() -> None:
+    # In the play phase a card not held is one of dozens of actions, a bad count one of a
+    # few: drawn by kind first (as the machine draws, step after step), each kind comes up.
+    state = new_game("rummy101", players=2, seed=5).apply(DrawStock(player=0))
+    strategy = illegal_actions(state)
+    kinds: Counter[Refusal] = Counter()
+
+    @settings(max_examples=30, database=None, deadline=None, derandomize=True)
+    @given(st.data())
+    def collect(data: st.DataObject) -> None:
+        for _ in range(20):
+            kinds[data.draw(strategy)[1]] += 1
+
+    collect()
+    assert len(kinds) == 6, kinds
+    assert min(kinds.values()) >= sum(kinds.values()) // (2 * len(kinds)), kinds
+
+
 def test_illegal_actions_shrink_to_a_move_out_of_turn() -> None:
     state = new_game("rummy101", players=2, seed=5)
     found = find(illegal_actions(state), lambda pair: True, settings=FRESH)
