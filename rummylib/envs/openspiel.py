@@ -59,7 +59,7 @@ from rummylib.envs.encoding import (
     describe,
     outcome,
 )
-from rummylib.errors import ConfigurationError, IllegalActionError
+from rummylib.errors import ConfigurationError, IllegalActionError, shorten
 from rummylib.registry import VARIANTS, get_variant
 from rummylib.state import GameState, new_game
 from rummylib.views import Observation
@@ -245,7 +245,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         # pyspiel hands over a Python int (it refuses floats and turns True into 1); a direct
         # call may pass anything, so the number is checked here, before anything changes.
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            msg = f"bad action {action!r}: expected a whole number"
+            msg = f"bad action {shorten(action)}: expected a whole number"
             raise IllegalActionError(msg)
         number = int(action)
         if self._over:
