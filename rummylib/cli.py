@@ -201,6 +201,10 @@ def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
+    if result.summary.record_errors:  # --save-records promised every match
+        count = _count(result.summary.record_errors, "game record")
+        print(f"rummylib: {count} could not be written (listed above)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     summary = result.summary
     if summary.played and not summary.finished:
         if summary.unfinished:
@@ -276,6 +280,11 @@ def _summarise(printer: _Printer, result: SimulationResult) -> None:
         ["matches finished", f"{summary.finished} of {count}"],
         [f"unfinished after {limit}", str(summary.unfinished)],
         ["errors", str(summary.errors)],
+        *(
+            [["game records not written", str(summary.record_errors)]]
+            if summary.record_errors
+            else []
+        ),
         ["deals per match", f"{summary.deals_per_match:.2f}" if count else "-"],
         *([name, str(total)] for name, total in summary.statistics),
         [
@@ -289,6 +298,9 @@ def _summarise(printer: _Printer, result: SimulationResult) -> None:
     shown = [record for record in result.records if record.error is not None][:_ERRORS_SHOWN]
     for record in shown:
         printer.say(f"match {record.index} (seed {record.seed}): {record.error}", "red")
+    unsaved = [record for record in result.records if record.record_error is not None]
+    for record in unsaved[:_ERRORS_SHOWN]:
+        printer.say(f"match {record.index}'s game record: {record.record_error}", "red")
 
 
 def _variants(args: argparse.Namespace, printer: _Printer) -> int:

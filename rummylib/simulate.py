@@ -22,11 +22,13 @@ Backends:
 
 - ``"serial"``: in this process, one match after another.
 - ``"process"``: a ``concurrent.futures.ProcessPoolExecutor`` with ``workers`` processes
-  (default ``os.cpu_count()``); matches go out in chunks of consecutive indices, so each
-  task costs one small message each way.
+  (default ``os.cpu_count()``, at most :data:`MAX_PROCESS_WORKERS`, and never more than there
+  are chunks); matches go out in chunks of consecutive indices, so each task costs one small
+  message each way.
 - ``"ray"`` (``pip install 'rummylib[ray]'``): one Ray task per chunk, on the Ray that is
   already initialised (a local one or a cluster joined with ``ray.init(address=...)``), else
-  on one started with ``ray.init(**ray_init)``.
+  on one started with ``ray.init(**ray_init)``. Each chunk's records are collected as it
+  finishes (``ray.wait``, then ``ray.get`` of the finished chunks).
 """
 
 from __future__ import annotations
@@ -38,24 +40,32 @@ import hashlib
 import io
 import json
 import math
+import multiprocessing
 import os
+import pickle
+import re
 import signal
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
+from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import attrs
 
 from rummylib import records
+from rummylib.actions import Action
 from rummylib.bots import Bot, GreedyBot, RandomBot, play
 from rummylib.engine import Variant
 from rummylib.errors import ConfigurationError, RummyError, shorten
 from rummylib.registry import get_variant
 from rummylib.state import GameState, new_game
+from rummylib.views import Observation
 
 __all__ = [
     "BOT_NAMES",
+    "MAX_PROCESS_WORKERS",
     "BotFactory",
     "MatchRecord",
     "SimulationResult",
@@ -64,6 +74,7 @@ __all__ = [
     "match_seed",
     "read_csv",
     "record_path",
+    "seat_seed",
     "simulate",
     "wilson_interval",
 ]
@@ -88,6 +99,10 @@ def _random(seed: int) -> Bot:
 BOT_NAMES: Mapping[str, BotFactory] = {"greedy": _greedy, "random": _random}
 
 _BACKENDS = ("serial", "process", "ray")
+
+#: The most ``workers`` the ``"process"`` backend accepts: a process per CPU is the useful
+#: most, and more than this is a mistake (a typo, or a cluster's size meant for ``"ray"``).
+MAX_PROCESS_WORKERS = 1024
 _Z95 = 1.959963984540054  # the 97.5% point of the standard normal distribution
 
 
@@ -107,6 +122,20 @@ def match_seed(seed: int, index: int) -> int:
     True
     """
     return _derive(seed, index)
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed the bot factory of ``seat`` (from 0) gets in the match whose seed is ``seed``.
+
+    With it any match of a simulation replays, whatever its bots: ``play(new_game(variant,
+    players=players, seed=record.seed), [factory(seat_seed(record.seed, seat)) for seat,
+    factory in enumerate(factories)], max_actions=result.max_actions)`` reaches the state
+    ``record`` describes (a built-in bot's factory is :data:`BOT_NAMES` ``[name]``).
+
+    >>> seat_seed(5, 0) == seat_seed(5, 0) != seat_seed(5, 1)
+    True
+    """
+    return _derive(seed, seat)
 
 
 def wilson_interval(successes: float, trials: int, z: float = _Z95) -> tuple[float, float]:
@@ -137,17 +166,21 @@ class MatchRecord:
 
     Attributes:
         index: the match's number in the simulation, from 0.
-        seed: the match's seed (:func:`match_seed`); ``new_game(variant, seed=seed)`` and the
-            same bots replay it.
+        seed: the match's seed (:func:`match_seed`): ``new_game(variant, players=players,
+            seed=seed)`` with the bots the factories make from :func:`seat_seed(seed, seat)
+            <seat_seed>` replays it.
         winners: the winners (several on a shared win); empty if the match did not finish.
         scores: the match totals per seat when it ended or was given up; empty after an error.
-        deals: deals scored.
-        actions: actions applied.
+        deals: deals scored (up to the error, after one).
+        actions: actions applied (up to the error, after one).
         is_finished: the match ended under the rules (``False``: given up after
             ``max_actions`` actions, or stopped by an error).
         statistics: the variant's own counts (:meth:`Variant.match_statistics
-            <rummylib.engine.Variant.match_statistics>`), such as rebuys or knocks.
+            <rummylib.engine.Variant.match_statistics>`), such as rebuys or knocks (up to the
+            error, after one).
         error: why the match stopped, if a bot or the engine raised (``"TypeName: message"``).
+        record_error: why the match's game record could not be written (``save_records``);
+            the match itself, and the rest of this record, are sound.
 
     >>> MatchRecord(
     ...     index=0, seed=7, winners=(1,), scores=(20, 0), deals=3, actions=90, is_finished=True
@@ -164,6 +197,7 @@ class MatchRecord:
     is_finished: bool = False
     statistics: tuple[tuple[str, int], ...] = ()
     error: str | None = None
+    record_error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON values (tuples as lists).
@@ -181,6 +215,7 @@ class MatchRecord:
             "is_finished": self.is_finished,
             "statistics": [[name, count] for name, count in self.statistics],
             "error": self.error,
+            "record_error": self.record_error,
         }
 
     @classmethod
@@ -201,6 +236,8 @@ class MatchRecord:
             is_finished=bool(data["is_finished"]),
             statistics=tuple((str(name), int(count)) for name, count in data["statistics"]),
             error=None if data["error"] is None else str(data["error"]),
+            # Results written before record_error existed lack it.
+            record_error=None if data.get("record_error") is None else str(data["record_error"]),
         )
 
 
@@ -247,11 +284,16 @@ class WinRate:
 class Summary:
     """The figures of a simulation, from its records.
 
+    Every match played counts once in ``finished``, ``unfinished`` or ``errors``: the three
+    add up to ``played``.
+
     Attributes:
         played: matches played (a record each).
         finished: matches that ended under the rules.
         unfinished: matches given up after ``max_actions`` actions.
         errors: matches stopped by an error.
+        record_errors: matches whose game record could not be written (``save_records``);
+            they count as finished, unfinished or stopped by an error all the same.
         seat_win_rates: per seat, its win rate over the finished matches.
         bot_win_rates: per bot name (in seat order of first appearance), its win rate over the
             seats it held in finished matches.
@@ -275,14 +317,14 @@ class Summary:
     elapsed: float
     matches_per_second: float
     actions_per_second: float
+    record_errors: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as plain JSON values."""
+        fields = ("played", "finished", "unfinished", "errors", "record_errors")
         return {
-            **{
-                field: getattr(self, field)
-                for field in ("played", "finished", "unfinished", "errors", "deals_per_match")
-            },
+            **{field: getattr(self, field) for field in fields},
+            "deals_per_match": self.deals_per_match,
             "seat_win_rates": [attrs.asdict(rate) for rate in self.seat_win_rates],
             "bot_win_rates": {name: attrs.asdict(rate) for name, rate in self.bot_win_rates},
             "actions": self.actions,
@@ -334,7 +376,7 @@ class SimulationResult:
         wins = [0.0] * self.players
         finished = 0
         for record in records:
-            if record.is_finished and record.winners:
+            if record.is_finished and record.error is None:
                 finished += 1
                 for winner in record.winners:
                     wins[winner] += 1 / len(record.winners)
@@ -348,6 +390,7 @@ class SimulationResult:
             for name, count in record.statistics:
                 totals[name] = totals.get(name, 0) + count
         errors = sum(record.error is not None for record in records)
+        record_errors = sum(record.record_error is not None for record in records)
         actions = sum(record.actions for record in records)
         elapsed = max(self.elapsed, 1e-9)
         return Summary(
@@ -365,6 +408,7 @@ class SimulationResult:
             elapsed=self.elapsed,
             matches_per_second=len(records) / elapsed,
             actions_per_second=actions / elapsed,
+            record_errors=record_errors,
         )
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -426,14 +470,14 @@ class SimulationResult:
     def to_csv(self) -> str:
         """One row per match; seats in ``winners`` and ``scores`` separated by spaces.
 
-        Finished is ``1`` or ``0``; an empty ``error`` cell means none. The variant's counts
-        follow as one column each.
+        Finished is ``1`` or ``0``; an empty ``error`` or ``record_error`` cell means none.
+        The variant's counts follow as one column each.
 
         >>> result = simulate(
         ...     "rummy71", players=2, bots="greedy", matches=2, seed=1, backend="serial"
         ... )
         >>> print(result.to_csv().splitlines()[0])
-        index,seed,winners,scores,deals,actions,is_finished,error,rebuys,frish proposed,...
+        index,seed,winners,scores,deals,actions,is_finished,error,record_error,rebuys,...
         """
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -451,13 +495,19 @@ class SimulationResult:
                     record.actions,
                     int(record.is_finished),
                     record.error or "",
+                    record.record_error or "",
                     *(counts.get(name, "") for name in columns[len(_CSV_FIELDS) :]),
                 ]
             )
         return out.getvalue()
 
 
-_CSV_FIELDS = ("index", "seed", "winners", "scores", "deals", "actions", "is_finished", "error")
+_CSV_FIELDS = (
+    *("index", "seed", "winners", "scores", "deals", "actions", "is_finished", "error"),
+    "record_error",
+)
+#: The fixed columns of a CSV written before ``record_error`` existed (read all the same).
+_OLD_CSV_FIELDS = _CSV_FIELDS[:-1]
 
 
 # -- playing matches -----------------------------------------------------------------------
@@ -496,13 +546,35 @@ def _save(job: _Job, index: int, state: GameState) -> str | None:
     return None
 
 
-def _records_dir(directory: str | os.PathLike[str]) -> str:
-    """``directory``, made if missing, as an absolute path the workers can use."""
+_RECORD_NAME = re.compile(r"match-(\d{6,})\.toml")
+
+
+def _records_dir(directory: str | os.PathLike[str], matches: int) -> str:
+    """``directory``, made if missing and checked writable, as an absolute path for workers.
+
+    Raises:
+        ConfigurationError: it cannot be made or written to, or something other than a file
+            is where a match's record goes.
+    """
+    shown = os.fspath(directory)
     try:
         Path(directory).mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        msg = f"cannot make the records directory {os.fspath(directory)}: {error.strerror}"
+        msg = f"cannot make the records directory {shown}: {error.strerror or error}"
         raise ConfigurationError(msg) from None
+    try:
+        probe, name = tempfile.mkstemp(dir=directory, prefix=".rummylib-probe-")
+        os.close(probe)
+        os.unlink(name)
+    except OSError as error:
+        msg = f"cannot write to the records directory {shown}: {error.strerror or error}"
+        raise ConfigurationError(msg) from None
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            found = _RECORD_NAME.fullmatch(entry.name)
+            if found and int(found[1]) < matches and not entry.is_file():
+                msg = f"cannot write match {int(found[1])}'s record: {entry.path} is not a file"
+                raise ConfigurationError(msg)
     return os.fspath(Path(directory).resolve())
 
 
@@ -510,45 +582,124 @@ def _factory(spec: str | BotFactory) -> BotFactory:
     return BOT_NAMES[spec] if isinstance(spec, str) else spec
 
 
-def _play_one(job: _Job, index: int) -> MatchRecord:
+#: Seconds between a worker's looks at the parent's stop event (Ctrl-C waits about this long).
+_STOP_CHECK = 0.05
+
+
+class _Stopped(Exception):  # noqa: N818  (a signal to the worker, not a failure)
+    """Ctrl-C in the parent: the worker drops the match it is playing and returns."""
+
+
+class _Watched:
+    """A seat's bot, as :func:`~rummylib.bots.play` sees it: every action it picks is noted.
+
+    With ``stop`` (the ``"process"`` backend's workers), it checks before a move whether the
+    parent asked to stop, at most every :data:`_STOP_CHECK` seconds (reading the event costs
+    about as much as a fast bot's move, a clock reading a twentieth of that).
+    """
+
+    __slots__ = ("_bot", "_check_at", "_chosen", "_stop")
+
+    def __init__(self, bot: Bot, chosen: list[Action], stop: Event | None) -> None:
+        self._bot = bot
+        self._chosen = chosen
+        self._stop = stop
+        self._check_at = 0.0
+
+    def choose(self, observation: Observation) -> Action:
+        if self._stop is not None:
+            now = time.monotonic()
+            if now >= self._check_at:
+                self._check_at = now + _STOP_CHECK
+                if self._stop.is_set():
+                    raise _Stopped
+        action = self._bot.choose(observation)
+        self._chosen.append(action)
+        return action
+
+
+def _play_match(
+    state: GameState, bots: Sequence[Bot], max_actions: int | None, stop: Event | None
+) -> tuple[GameState, Exception | None]:
+    """:func:`~rummylib.bots.play`, and the error that stopped the match, if any.
+
+    After an error the state is the last one reached before it (the actions the bots picked,
+    applied again up to the one that failed, if it was an action), so the record of a match a
+    bot stopped has its real deals and actions.
+
+    Raises:
+        _Stopped: ``stop`` was set (checked before every move).
+    """
+    chosen: list[Action] = []
+    watched = [_Watched(bot, chosen, stop) for bot in bots]
+    try:
+        return play(state, watched, max_actions=max_actions), None
+    except _Stopped:
+        raise
+    except Exception as error:  # a crashing bot stops its match, never the run
+        for action in chosen:
+            try:
+                state = state.apply(action)
+            except Exception:  # the action the engine refused: the state stays before it
+                break
+        return state, error
+
+
+def _play_one(job: _Job, index: int, stop: Event | None = None) -> MatchRecord:
     seed = match_seed(job.seed, index)
     state = new_game(job.variant, players=job.players, seed=seed)
+    failure: Exception | None
     try:
-        bots = [_factory(spec)(_derive(seed, seat)) for seat, spec in enumerate(job.bots)]
-        state = play(state, bots, max_actions=job.max_actions)
-    except Exception as error:  # a crashing bot stops its match, never the run
-        return MatchRecord(
-            index=index,
-            seed=seed,
-            deals=len(state.deal_results),
-            actions=len(state.history),
-            error=f"{type(error).__name__}: {error}",
-        )
+        bots = [_factory(spec)(seat_seed(seed, seat)) for seat, spec in enumerate(job.bots)]
+    except Exception as error:  # a factory that raises stops its match only
+        failure = error
+    else:
+        state, failure = _play_match(state, bots, job.max_actions, stop)
+    common: dict[str, Any] = {
+        "index": index,
+        "seed": seed,
+        "deals": len(state.deal_results),
+        "actions": len(state.history),
+        "statistics": job.variant.match_statistics(state),
+        "record_error": _save(job, index, state),  # every match, up to its error if any
+    }
+    if failure is not None:
+        return MatchRecord(**common, error=f"{type(failure).__name__}: {failure}")
     result = state.result
     return MatchRecord(
-        index=index,
-        seed=seed,
+        **common,
         winners=() if result is None else result.winners,
         scores=state.scores,
-        deals=len(state.deal_results),
-        actions=len(state.history),
         is_finished=state.is_over,
-        statistics=job.variant.match_statistics(state),
-        error=_save(job, index, state),
     )
 
 
-def _play_chunk(job: _Job, start: int, stop: int) -> list[MatchRecord]:
-    return [_play_one(job, index) for index in range(start, stop)]
+#: In a worker process of the ``"process"`` backend: ``"stop"``, the event the parent sets on
+#: Ctrl-C (see :func:`_start_worker`).
+_WORKER: dict[str, Event] = {}
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the parent alone handles it.
+def _start_worker(stop: Event) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent alone handles it, and
+    # tells the workers to stop through ``stop``.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER["stop"] = stop
+
+
+def _play_chunk(job: _Job, start: int, end: int) -> list[MatchRecord]:
+    """The records of matches ``start`` to ``end - 1``; fewer if the parent says stop."""
+    stop = _WORKER.get("stop")
+    played: list[MatchRecord] = []
+    for index in range(start, end):
+        try:
+            played.append(_play_one(job, index, stop))
+        except _Stopped:
+            break
+    return played
 
 
 def _chunks(matches: int, workers: int) -> list[tuple[int, int]]:
-    # Many small chunks: the load stays balanced, progress moves and Ctrl-C waits little.
+    # Many small chunks: the load stays balanced and progress moves.
     size = max(1, min(32, matches // (workers * 16)))
     return [(start, min(start + size, matches)) for start in range(0, matches, size)]
 
@@ -564,27 +715,36 @@ def _serial(
 
 def _process(
     job: _Job,
-    matches: int,
+    chunks: Sequence[tuple[int, int]],
     workers: int,
     done: list[MatchRecord],
     progress: Callable[[int], object] | None,
 ) -> None:
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-    futures = [pool.submit(_play_chunk, job, *chunk) for chunk in _chunks(matches, workers)]
+    """Play the chunks on a pool of ``workers`` processes."""
+    context = multiprocessing.get_context()
+    stop = context.Event()
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(stop,)
+    )
+    futures = [pool.submit(_play_chunk, job, *chunk) for chunk in chunks]
     try:
         for future in concurrent.futures.as_completed(futures):
-            records = future.result()
-            done.extend(records)
+            played = future.result()
+            done.extend(played)
             if progress is not None:
-                progress(len(records))
+                progress(len(played))
     except KeyboardInterrupt:
-        pool.shutdown(wait=True, cancel_futures=True)  # the running chunks still finish
+        # The running chunks stop before their next action and return the matches they
+        # finished; the match each was playing is dropped, the chunks not started are not.
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
         counted = {record.index for record in done}
         for future in futures:
             if future.done() and not future.cancelled() and future.exception() is None:
                 done.extend(r for r in future.result() if r.index not in counted)
         raise
     finally:
+        stop.set()  # after an error too: the pool shuts down without playing on
         pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -594,15 +754,11 @@ def _ray_task(ray: Any) -> Any:
     return ray.remote(_play_chunk)
 
 
-def _ray(
-    job: _Job,
-    *,
-    matches: int,
-    workers: int | None,
-    done: list[MatchRecord],
-    progress: Callable[[int], object] | None,
-    ray_init: Mapping[str, Any] | None,
-) -> int:
+_RAY_POLL = 0.2  # seconds between collections of the finished Ray tasks
+
+
+def _start_ray(workers: int | None, ray_init: Mapping[str, Any] | None) -> tuple[Any, int]:
+    """Ray, initialised, and the CPUs to plan for: ``workers``, else the cluster's."""
     try:
         import ray  # noqa: PLC0415  (optional extra)
     except ImportError:
@@ -613,28 +769,49 @@ def _ray(
     if workers is None:
         resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
         workers = max(1, int(resources.get("CPU", 1)))
+    return ray, workers
+
+
+def _ray(
+    ray: Any,
+    job: _Job,
+    chunks: Sequence[tuple[int, int]],
+    done: list[MatchRecord],
+    progress: Callable[[int], object] | None,
+) -> None:
+    """Play the chunks as Ray tasks, one a chunk."""
     job_ref = ray.put(job)
     task = _ray_task(ray)
-    refs = [task.remote(job_ref, *chunk) for chunk in _chunks(matches, workers)]
-    pending = list(refs)
+    # The chunks not collected yet (a dict keeps them in order): with or without progress,
+    # each chunk's records go into ``done`` as it finishes, so Ctrl-C loses none of them.
+    outstanding = {task.remote(job_ref, *chunk): None for chunk in chunks}
     try:
-        while pending and progress is not None:
-            ready, pending = ray.wait(pending, num_returns=1)
-            progress(sum(len(records) for records in ray.get(ready)))
-        for records in ray.get(refs):  # one get over every reference
-            done.extend(records)
+        while outstanding:
+            ready, _ = ray.wait(list(outstanding), num_returns=len(outstanding), timeout=_RAY_POLL)
+            for ref, played in zip(ready, ray.get(ready), strict=True):
+                done.extend(played)
+                del outstanding[ref]
+                if progress is not None:
+                    progress(len(played))
     except KeyboardInterrupt:
-        for ref in pending:
+        counted = {record.index for record in done}
+        finished, running = (
+            ray.wait(list(outstanding), num_returns=len(outstanding), timeout=0, fetch_local=False)
+            if outstanding
+            else ([], [])
+        )
+        for ref in running:
             ray.cancel(ref)
-        finished = set(refs) - set(pending)
-        for ref in refs:
-            if ref in finished:
-                done.extend(ray.get(ref))
+        for ref in finished:
+            try:
+                played = ray.get(ref)
+            except Exception:  # a failed task has nothing to keep
+                continue
+            done.extend(r for r in played if r.index not in counted)
         raise
-    return workers
 
 
-def simulate(  # noqa: PLR0912
+def simulate(
     variant: Variant | str,
     *,
     players: int,
@@ -651,8 +828,13 @@ def simulate(  # noqa: PLR0912
 ) -> SimulationResult:
     """Let bots play ``matches`` matches and return every record and the summary.
 
-    Ctrl-C (:class:`KeyboardInterrupt`) does not lose the work done: the result holds the
-    matches played so far and says :attr:`~SimulationResult.is_interrupted`.
+    Every argument is checked before the first match starts. Ctrl-C
+    (:class:`KeyboardInterrupt`) does not lose the work done: the result holds every match
+    finished so far and says :attr:`~SimulationResult.is_interrupted`. The match each worker
+    is playing is dropped: ``"serial"`` stops at once; ``"process"`` tells its workers to stop
+    before their next action, so it returns within about 50 ms and one bot move per worker,
+    keeping the matches its running chunks finished; ``"ray"`` cancels its running tasks and
+    keeps the chunks that finished.
 
     >>> result = simulate(
     ...     "rummy101",
@@ -673,31 +855,40 @@ def simulate(  # noqa: PLR0912
     Args:
         variant: a :class:`~rummylib.engine.Variant` or a registered name.
         players: players per match.
-        bots: one bot for every seat, or one per seat: a name from :data:`BOT_NAMES`
-            (``"greedy"``, ``"random"``) or a :data:`BotFactory`, called with the seat's own
-            seed for every match.
+        bots: one bot for every seat, or a sequence of one per seat: a name from
+            :data:`BOT_NAMES` (``"greedy"``, ``"random"``) or a :data:`BotFactory`, called
+            with the seat's own seed (:func:`seat_seed`) for every match. A factory, not a
+            bot: pass ``MyBot`` (a class taking the seed), not ``MyBot()``.
         matches: how many matches (at least 1).
-        seed: the seed the matches' seeds come from (:func:`match_seed`).
+        seed: the seed the matches' seeds come from (:func:`match_seed`): a whole number
+            (``None`` is refused; there is no unseeded run).
         settings: the table's settings, applied to ``variant`` (see ``rummylib variants``).
-        workers: processes (``"process"``, default ``os.cpu_count()``) or the number of
-            CPUs to plan the chunks for (``"ray"``, default: the cluster's CPUs); ignored by
-            ``"serial"``.
+        workers: processes (``"process"``, default ``os.cpu_count()``, at most
+            :data:`MAX_PROCESS_WORKERS`) or the number of CPUs to plan the chunks for
+            (``"ray"``, default: the cluster's); ignored by ``"serial"``. No more processes
+            start than there are chunks of matches (:attr:`SimulationResult.workers` says
+            how many did).
         backend: ``"serial"``, ``"process"`` or ``"ray"``.
-        max_actions: give a match up after this many actions (``None``: never); it counts as
-            unfinished.
+        max_actions: give a match up after this many actions, at least 1 (``None``: never);
+            it counts as unfinished.
         progress: called with a count of matches each time some finish.
         ray_init: keyword arguments for ``ray.init`` when Ray is not initialised yet
             (``{"address": "auto"}`` joins a running cluster).
         save_records: a directory to write every match's game record to
-            (:mod:`rummylib.records`, one file per match named by :func:`record_path`); it
-            is made if missing. With ``"ray"`` on a cluster, every worker must reach it.
+            (:mod:`rummylib.records`, one file per match named by :func:`record_path`; a match
+            stopped by an error is written up to the error); it is made if missing, and must
+            be writable. With ``"ray"`` on a cluster, every worker must reach it. A record
+            that cannot be written all the same (a full disk) is said in the match's
+            :attr:`~MatchRecord.record_error` and counted in
+            :attr:`Summary.record_errors`; the match counts as usual.
 
     Returns:
         The records in index order and what the simulation was asked to do.
 
     Raises:
-        ConfigurationError: a bad variant setting, player count, bot, match count, worker
-            count or backend (or Ray missing for ``"ray"``).
+        ConfigurationError: a bad variant setting, player count, bot, match count, seed,
+            action limit, worker count, backend or records directory; a bot factory that
+            does not pickle, for ``"process"``; or Ray missing for ``"ray"``.
         UnknownVariantError: no variant has that name.
     """
     if isinstance(variant, str):
@@ -705,37 +896,24 @@ def simulate(  # noqa: PLR0912
     elif settings:
         variant = get_variant(variant.name, **{**variant.settings(), **settings})
     players = variant.check_players(players)
-    specs: tuple[str | BotFactory, ...]
-    specs = (bots,) if isinstance(bots, str) or callable(bots) else tuple(bots)
-    if len(specs) == 1:
-        specs *= players
-    if len(specs) != players:
-        msg = f"{len(specs)} bots for {players} players"
-        raise ConfigurationError(msg)
-    for spec in specs:
-        if isinstance(spec, str) and spec not in BOT_NAMES:
-            msg = f"unknown bot {shorten(spec)}; bots: {', '.join(BOT_NAMES)}"
-            raise ConfigurationError(msg)
-        if not isinstance(spec, str) and not callable(spec):
-            msg = f"a bot must be a name or a factory, not {shorten(spec)}"
-            raise ConfigurationError(msg)
-    for name, value, least in (("matches", matches, 1), ("workers", workers, 1)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            msg = f"{name} must be a whole number, not {shorten(value)}"
-            raise ConfigurationError(msg)
-        if value is not None and value < least:
-            msg = f"{name} must be at least {least}, not {value}"
-            raise ConfigurationError(msg)
+    specs = _bot_specs(bots, players)
+    _check_numbers(matches=matches, seed=seed, workers=workers, max_actions=max_actions)
     if backend not in _BACKENDS:
         msg = f"unknown backend {shorten(backend)}; backends: {', '.join(_BACKENDS)}"
         raise ConfigurationError(msg)
+    if backend == "process":
+        if workers is not None and workers > MAX_PROCESS_WORKERS:
+            limit = MAX_PROCESS_WORKERS
+            msg = f"workers must be at most {limit} for the process backend, not {workers}"
+            raise ConfigurationError(msg)
+        _check_pickles(specs)
     job = _Job(
         variant=variant,
         players=players,
         bots=specs,
         seed=seed,
         max_actions=max_actions,
-        records_dir=None if save_records is None else _records_dir(save_records),
+        records_dir=None if save_records is None else _records_dir(save_records, matches),
     )
     done: list[MatchRecord] = []
     interrupted = False
@@ -745,17 +923,15 @@ def simulate(  # noqa: PLR0912
         if backend == "serial":
             _serial(job, matches, done, progress)
         elif backend == "process":
-            used = workers or os.cpu_count() or 1
-            _process(job, matches, used, done, progress)
+            used = min(workers or os.cpu_count() or 1, MAX_PROCESS_WORKERS)
+            chunks = _chunks(matches, used)
+            used = min(used, len(chunks))  # never more processes than chunks
+            _process(job, chunks, used, done, progress)
         else:
-            used = _ray(
-                job,
-                matches=matches,
-                workers=workers,
-                done=done,
-                progress=progress,
-                ray_init=ray_init,
-            )
+            ray, used = _start_ray(workers, ray_init)
+            chunks = _chunks(matches, used)
+            used = min(used, len(chunks))  # never more tasks at a time than chunks
+            _ray(ray, job, chunks, done, progress)
     except KeyboardInterrupt:
         interrupted = True
     elapsed = time.perf_counter() - started
@@ -773,6 +949,84 @@ def simulate(  # noqa: PLR0912
         elapsed=elapsed,
         is_interrupted=interrupted,
     )
+
+
+def _bot_specs(
+    bots: str | BotFactory | Sequence[str | BotFactory], players: int
+) -> tuple[str | BotFactory, ...]:
+    """One bot name or factory per seat, checked."""
+    specs: tuple[str | BotFactory, ...]
+    if isinstance(bots, str) or callable(bots):
+        specs = (bots,)
+    elif isinstance(bots, Sequence):
+        specs = tuple(bots)
+    else:
+        msg = (
+            "bots must be a bot name, a bot factory or a sequence of them (one per seat), "
+            f"not {_shown_bot(bots)}"
+        )
+        raise ConfigurationError(msg)
+    if len(specs) == 1:
+        specs *= players
+    if len(specs) != players:
+        msg = f"{len(specs)} bots for {players} players"
+        raise ConfigurationError(msg)
+    for spec in specs:
+        if isinstance(spec, str) and spec not in BOT_NAMES:
+            msg = f"unknown bot {shorten(spec)}; bots: {', '.join(BOT_NAMES)}"
+            raise ConfigurationError(msg)
+        if not isinstance(spec, str) and not callable(spec):
+            msg = f"a bot must be a name or a factory, not {_shown_bot(spec)}"
+            raise ConfigurationError(msg)
+    return specs
+
+
+def _shown_bot(value: object) -> str:
+    """``value`` for an error message, with a hint when it is a bot rather than a factory."""
+    if hasattr(value, "choose") and not isinstance(value, type):
+        return (
+            f"a {type(value).__qualname__} instance: pass a factory that makes a fresh bot "
+            "from a seed (a class taking the seed, or a module-level function) or a bot name "
+            f"({', '.join(BOT_NAMES)})"
+        )
+    return shorten(value)
+
+
+def _check_numbers(*, matches: object, seed: object, workers: object, max_actions: object) -> None:
+    """Refuse a count, seed or limit that is not a whole number in range."""
+    checks: tuple[tuple[str, object, int | None, bool], ...] = (
+        # name, value, the least allowed (None: any), whether None is allowed
+        ("matches", matches, 1, False),
+        ("seed", seed, None, False),
+        ("workers", workers, 1, True),
+        ("max_actions", max_actions, 1, True),
+    )
+    for name, value, least, optional in checks:
+        if value is None and optional:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            expected = "None or a whole number" if optional else "a whole number"
+            msg = f"{name} must be {expected}, not {shorten(value)}"
+            raise ConfigurationError(msg)
+        if least is not None and value < least:
+            msg = f"{name} must be at least {least}, not {value}"
+            raise ConfigurationError(msg)
+
+
+def _check_pickles(specs: Sequence[str | BotFactory]) -> None:
+    """Refuse a bot factory the process backend cannot send to its workers."""
+    for spec in specs:
+        if isinstance(spec, str):
+            continue
+        try:
+            pickle.dumps(spec)
+        except Exception as error:  # pickling fails in many ways
+            msg = (
+                f"the bot factory {_label(spec)} cannot be sent to the process backend's "
+                f"workers ({type(error).__name__}: {error}): define it at module level, "
+                "or use backend='serial' or backend='ray'"
+            )
+            raise ConfigurationError(msg) from None
 
 
 def _tuples(value: Any) -> Any:
@@ -798,7 +1052,15 @@ def read_csv(text: str) -> tuple[MatchRecord, ...]:
     """
     reader = csv.DictReader(io.StringIO(text))
     columns = tuple(reader.fieldnames or ())
-    if columns[: len(_CSV_FIELDS)] != _CSV_FIELDS:
+    fixed = next(
+        (
+            len(fields)
+            for fields in (_CSV_FIELDS, _OLD_CSV_FIELDS)
+            if columns[: len(fields)] == fields
+        ),
+        None,
+    )
+    if fixed is None:
         msg = f"not a simulation CSV: columns {shorten(', '.join(columns))}"
         raise ConfigurationError(msg)
     try:
@@ -811,10 +1073,9 @@ def read_csv(text: str) -> tuple[MatchRecord, ...]:
                 deals=int(row["deals"]),
                 actions=int(row["actions"]),
                 is_finished=row["is_finished"] == "1",
-                statistics=tuple(
-                    (name, int(row[name])) for name in columns[len(_CSV_FIELDS) :] if row[name]
-                ),
+                statistics=tuple((name, int(row[name])) for name in columns[fixed:] if row[name]),
                 error=row["error"] or None,
+                record_error=row.get("record_error") or None,
             )
             for row in reader
         )

@@ -623,3 +623,29 @@ def test_simulate_where_every_match_stopped_with_an_error_says_so(
         "rummylib: no match finished: every match stopped with an error (the first are listed "
         "above)\n"
     )
+
+
+def test_simulate_says_which_game_records_could_not_be_written_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played = simulate
+    folder = tmp_path / "records"
+
+    def blocking_match_1s_record(variant: object, **options: Any) -> object:
+        def block(count: int) -> None:  # after match 0, as a full disk would
+            (folder / "match-000001.toml").mkdir(exist_ok=True)
+
+        return played(variant, **{**options, "progress": block})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli, "simulate", blocking_match_1s_record)
+    argv = ["simulate", "--variant", "gin", "--players", "2", "--matches", "3"]
+    code = main([*argv, "--backend", "serial", "--save-records", str(folder)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err == "rummylib: 1 game record could not be written (listed above)\n"
+    assert re.search(r"game records not written\W+1\b", captured.out)
+    assert "match 1's game record: cannot write the record" in captured.out
+    assert sorted(path.name for path in folder.iterdir() if path.is_file()) == [
+        "match-000000.toml",
+        "match-000002.toml",
+    ]
