@@ -25,7 +25,7 @@ import importlib
 import typing
 from typing import TYPE_CHECKING, Any, Final
 
-from rummylib.actions import ACTION_TYPES, PlayerAction
+from rummylib.actions import ACTION_TYPES, PlayerAction, on_register
 from rummylib.cards import Card
 from rummylib.engine import Variant
 from rummylib.errors import ConfigurationError
@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 
 __all__ = ["REGISTERED_TYPES", "setup"]
 
-#: Every type this plugin registers a strategy for.
+#: Every type this plugin registers a strategy for when Hypothesis loads it; an action class
+#: registered later (a plugin's, with :func:`~rummylib.actions.register_action`) gets its
+#: strategy as it is registered.
 REGISTERED_TYPES: Final[tuple[type[Any], ...]] = (
     Card,
     Meld,
@@ -89,5 +91,12 @@ def setup() -> None:
     # half-initialised when it is imported first (by pytest's doctest collection, say).
     from hypothesis import strategies as st  # noqa: PLC0415  (see above)
 
-    for thing in REGISTERED_TYPES:
+    for thing in (*REGISTERED_TYPES, *ACTION_TYPES.values()):
         st.register_type_strategy(thing, _resolve)
+    on_register(_register_later)
+
+
+def _register_later(cls: type[PlayerAction]) -> None:
+    from hypothesis import strategies as st  # noqa: PLC0415  (loaded: setup ran)
+
+    st.register_type_strategy(cls, _resolve)

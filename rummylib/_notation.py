@@ -23,6 +23,7 @@ rummylib.errors.NotationError: bad action 'p1 draw': expected 'draw stock'
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Sequence
 from typing import Final, TypeAlias
@@ -30,28 +31,7 @@ from typing import Final, TypeAlias
 import attrs
 
 from rummylib._settings import MAX_DECKS, MAX_JOKERS
-from rummylib.actions import (
-    Action,
-    AnswerFrish,
-    DeclareRummy,
-    DeclineRebuy,
-    Discard,
-    Disconnect,
-    DrawStock,
-    GiveUp,
-    Knock,
-    LayDown,
-    LayOff,
-    Pass,
-    ProposeFrish,
-    Rearrange,
-    Rebuy,
-    Reconnect,
-    ShowMelds,
-    TakeDiscard,
-    TakeOpenCard,
-    TimeExpired,
-)
+from rummylib.actions import Action, ActionSpec, Codec, Slot, spec_of, specs
 from rummylib.cards import Card, parse_card
 from rummylib.errors import NotationError, RummyError, shorten
 from rummylib.melds import Meld, MeldKind, MeldRules, RunEnd, parse_meld
@@ -83,29 +63,12 @@ _PLAYER: Final = re.compile(r"p([1-9][0-9]{0,2})")
 _NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,5}")
 _HIDDEN_RUN: Final = re.compile(r"\?\?(?:x([1-9][0-9]*))?")
 
-_HOST_EVENTS: Final[dict[str, type[TimeExpired | Disconnect | Reconnect]]] = {
-    "timeout": TimeExpired,
-    "disconnect": Disconnect,
-    "reconnect": Reconnect,
-}
-_HOST_VERBS: Final = {cls: verb for verb, cls in _HOST_EVENTS.items()}
-_Plain: TypeAlias = TakeOpenCard | GiveUp | ProposeFrish | Knock | Pass | Rebuy | DeclineRebuy
-_PLAIN: Final[dict[str, type[_Plain]]] = {
-    "take open": TakeOpenCard,
-    "give up": GiveUp,
-    "propose frish": ProposeFrish,
-    "knock": Knock,
-    "pass": Pass,
-    "rebuy": Rebuy,
-    "decline rebuy": DeclineRebuy,
-}
-_PLAIN_VERBS: Final = {cls: verb for verb, cls in _PLAIN.items()}
-
 
 @attrs.frozen
 class ActionLine:
     """A line naming an action; ``drawn`` is the card a ``draw stock`` line says was taken.
 
+    >>> from rummylib.actions import DrawStock
     >>> print(format_action(DrawStock(player=0), drawn=parse_card("7h")))
     p1 draw stock 7h
     """
@@ -241,13 +204,7 @@ def parse_line(text: str, *, rules: MeldRules, players: int) -> Item:
                 raise _bad("dealer line", text, "'|' has no place in a dealer line")
             return _dealer(words, text, players)
         if actor == "h":
-            if melds or len(words) != 2 or words[0] not in _HOST_EVENTS:
-                raise _bad(
-                    "host event",
-                    text,
-                    "expected 'h timeout pN', 'h disconnect pN' or 'h reconnect pN'",
-                )
-            return ActionLine(_HOST_EVENTS[words[0]](player=_player(words[1], players, text)))
+            return _host_event(words, melds, text, players)
         player = _player(actor, players, text)
         return _action(player, words, melds, text, rules)
     except NotationError:
@@ -279,84 +236,131 @@ def _dealer(words: Sequence[str], text: str, players: int) -> DealerLine:
     return DealerLine(kind, player=player, cards=cards)
 
 
-def _action(  # noqa: PLR0911, PLR0912  (one branch per verb of the grammar)
+def _host_event(words: Sequence[str], melds: Sequence[str], text: str, players: int) -> ActionLine:
+    events = [spec for spec in specs() if spec.cls.host_event]
+    for spec in events:
+        if not melds and len(words) == 2 and words[0] == spec.words[0]:
+            return ActionLine(spec.cls(player=_player(words[1], players, text)))
+    usage = ", ".join(f"'h {spec.usage} pN'" for spec in events)
+    raise _bad("host event", text, f"expected one of {usage}")
+
+
+#: How a number field is named in a refusal (otherwise "the" and its name in words).
+_FIELD_WORDS: Final = {"meld_index": "the meld's index"}
+
+
+class _NoMatch(Exception):  # noqa: N818  (a control-flow signal: this verb does not fit)
+    """The words do not fit a verb; ``why`` says how, where the verb's first word fitted."""
+
+    def __init__(self, why: str | None = None) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def _first_words(spec: ActionSpec) -> tuple[str, ...]:
+    first = spec.words[0]
+    if isinstance(first, str):
+        return (first,)
+    assert first.words is not None  # a verb starts with a word or a flag's words
+    return first.words
+
+
+def _read_slot(
+    slot: Slot, tokens: list[str], values: dict[str, object], spec: ActionSpec, text: str
+) -> None:
+    """Read ``slot`` from the front of ``tokens`` into ``values`` (raises _NoMatch)."""
+    if not tokens:
+        if slot.optional:
+            return
+        raise _NoMatch(f"expected '{spec.usage}'")
+    token = tokens[0]
+    codec = slot.codec
+    if slot.words is not None:
+        if token not in slot.words:
+            raise _NoMatch(f"expected '{spec.usage}'")
+        values[slot.field] = token == slot.words[1]
+    elif codec is Codec.WHOLE:
+        if _NUMBER.fullmatch(token) is None:
+            words = _FIELD_WORDS.get(slot.field, "the " + slot.field.replace("_", " "))
+            raise _NoMatch(f"{words} must be a whole number such as 0 or 3")
+        values[slot.field] = int(token)
+    elif codec is Codec.END:
+        if token not in {"low", "high"}:
+            raise _NoMatch(f"expected '{spec.usage}': an end is 'low' or 'high'")
+        values[slot.field] = RunEnd(token)
+    else:  # a card, perhaps declaring another after '='
+        left, equals, right = token.partition("=")
+        if equals and slot.declared is None:
+            raise _NoMatch(f"{token!r}: only a meld or a lay-off declares a card")
+        values[slot.field] = _card(left, text)
+        if equals:
+            assert slot.declared is not None
+            values[slot.declared] = _card(right, text)
+    del tokens[0]
+
+
+def _match(  # noqa: PLR0917  (a private reader with one caller)
+    spec: ActionSpec,
+    player: int,
+    words: Sequence[str],
+    melds: Sequence[str],
+    text: str,
+    rules: MeldRules,
+) -> ActionLine:
+    """Read the line as ``spec``'s verb, or raise _NoMatch."""
+    tokens = list(words)
+    values: dict[str, object] = {}
+    for part in spec.words:
+        if isinstance(part, str):
+            if not tokens or tokens[0] != part:
+                raise _NoMatch(f"expected '{spec.usage}'")
+            del tokens[0]
+        else:
+            _read_slot(part, tokens, values, spec, text)
+    drawn = None
+    if spec.cls.shows_drawn and len(tokens) == 1:
+        drawn = _card(tokens.pop(), text)
+    if tokens:
+        raise _NoMatch(f"expected '{spec.usage}'")
+    if spec.melds is None:
+        if melds:
+            raise _NoMatch(f"'|' has no place after {spec.usage!r}")
+    else:
+        if not melds and not spec.melds_optional:
+            raise _NoMatch(f"{spec.words[0]!r} needs at least one meld after '|'")
+        values[spec.melds] = _melds(melds, rules, text)
+    return ActionLine(spec.cls(player=player, **values), drawn=drawn)
+
+
+def _action(
     player: int, words: Sequence[str], melds: Sequence[str], text: str, rules: MeldRules
 ) -> ActionLine:
-    verb = " ".join(words[:2])
     if not words:
         raise _bad("action", text, "a player's line needs a verb, such as 'discard 7h'")
-    first = words[0]
-    if first in {"declare", "show", "meld", "table"}:
-        parsed = _melds(melds, rules, text)
-        if first == "declare":
-            if len(words) != 2:
-                raise _bad("action", text, "expected 'declare CARD | meld | meld …'")
-            return ActionLine(
-                DeclareRummy(player=player, discard=_card(words[1], text), melds=parsed)
-            )
-        if len(words) != 1:
-            raise _bad("action", text, f"expected '{first} | meld | meld …'")
-        if first == "show":
-            return ActionLine(ShowMelds(player=player, melds=parsed))
-        if first == "meld":
-            if not parsed:
-                raise _bad("action", text, "'meld' needs at least one meld after '|'")
-            return ActionLine(LayDown(player=player, melds=parsed))
-        return ActionLine(Rearrange(player=player, table=parsed))
-    if melds:
-        raise _bad("action", text, f"'|' has no place after {first!r}")
-    if first == "draw":
-        if words[1:2] != ["stock"] or len(words) > 3:
-            raise _bad("action", text, "expected 'draw stock'")
-        drawn = None if len(words) == 2 else _card(words[2], text)
-        return ActionLine(DrawStock(player=player), drawn=drawn)
-    if verb == "take discard":
-        if len(words) > 3:
-            raise _bad("action", text, "expected 'take discard' or 'take discard N'")
-        count = 1 if len(words) == 2 else _number(words[2], "the count", text)
-        return ActionLine(TakeDiscard(player=player, count=count))
-    if first == "discard":
-        if len(words) != 2:
-            raise _bad("action", text, "expected 'discard CARD'")
-        return ActionLine(Discard(player=player, card=_card(words[1], text)))
-    if first == "layoff":
-        return ActionLine(_layoff(player, words, text))
-    if first in {"accept", "refuse"} and words[1:] == ["frish"]:
-        return ActionLine(AnswerFrish(player=player, accept=first == "accept"))
-    cls = _PLAIN.get(" ".join(words))
-    if cls is None:
+    reasons: list[str] = []
+    for spec in specs():
+        if spec.cls.host_event or words[0] not in _first_words(spec):
+            continue
+        try:
+            return _match(spec, player, words, melds, text, rules)
+        except _NoMatch as refusal:
+            if refusal.why is not None and refusal.why not in reasons:
+                reasons.append(refusal.why)
+    if not reasons:
         raise _bad("action", text, f"unknown verb {' '.join(words[:2])!r}; see the record format")
-    return ActionLine(cls(player=player))
-
-
-def _layoff(player: int, words: Sequence[str], text: str) -> LayOff:
-    if len(words) not in {3, 4}:
-        raise _bad("action", text, "expected 'layoff CARD INDEX' and maybe 'low' or 'high'")
-    left, equals, right = words[1].partition("=")
-    card = _card(left, text)
-    stands = None
-    if equals:
-        if not card.is_joker:
-            raise _bad("action", text, "only a joker may declare a card")
-        stands = _card(right, text)
-    index = _number(words[2], "the meld's index", text)
-    end = None
-    if len(words) == 4:
-        if words[3] not in {"low", "high"}:
-            raise _bad("action", text, "a lay-off ends with 'low' or 'high' if anything")
-        end = RunEnd(words[3])
-    return LayOff(player=player, card=card, meld_index=index, stands_for=stands, end=end)
+    raise _bad("action", text, " or ".join(reasons))
 
 
 def _melds_text(melds: Sequence[Meld]) -> str:
     return "".join(f" | {meld}" for meld in melds)
 
 
-def format_action(  # noqa: PLR0911  (one branch per verb of the grammar)
-    action: Action, *, drawn: Card | None = None
-) -> str:
+def format_action(action: Action, *, drawn: Card | None = None) -> str:
     """The record line of ``action``; ``drawn`` adds the card a stock draw took.
 
+    Written from the action's declared ``verb`` (:func:`~rummylib.actions.register_action`).
+
+    >>> from rummylib.actions import LayDown, LayOff
     >>> from rummylib.melds import MeldRules, parse_meld
     >>> rules = MeldRules()
     >>> print(format_action(LayDown(player=0, melds=[parse_meld("9s 9d *", rules)])))
@@ -364,32 +368,33 @@ def format_action(  # noqa: PLR0911  (one branch per verb of the grammar)
     >>> print(format_action(LayOff(player=1, card=parse_card("Kh"), meld_index=0)))
     p2 layoff Kh 0
     """
+    spec = spec_of(type(action))
     name = f"p{action.player + 1}"
-    if isinstance(action, TimeExpired | Disconnect | Reconnect):
-        return f"h {_HOST_VERBS[type(action)]} {name}"
-    if isinstance(action, DrawStock):
-        return f"{name} draw stock" + ("" if drawn is None else f" {drawn}")
-    if isinstance(action, TakeDiscard):
-        return f"{name} take discard" + ("" if action.count == 1 else f" {action.count}")
-    if isinstance(action, Discard):
-        return f"{name} discard {action.card}"
-    if isinstance(action, DeclareRummy):
-        return f"{name} declare {action.discard}{_melds_text(action.melds)}"
-    if isinstance(action, ShowMelds):
-        return f"{name} show{_melds_text(action.melds)}"
-    if isinstance(action, LayDown):
-        return f"{name} meld{_melds_text(action.melds)}"
-    if isinstance(action, Rearrange):
-        return f"{name} table{_melds_text(action.table)}"
-    if isinstance(action, LayOff):
-        card = str(action.card)
-        if action.stands_for is not None:
-            card += f"={action.stands_for}"
-        end = "" if action.end is None else f" {action.end.value}"
-        return f"{name} layoff {card} {action.meld_index}{end}"
-    if isinstance(action, AnswerFrish):
-        return f"{name} {'accept' if action.accept else 'refuse'} frish"
-    return f"{name} {_PLAIN_VERBS[type(action)]}"
+    if spec.cls.host_event:
+        return f"h {spec.words[0]} {name}"
+    words = [name]
+    for part in spec.words:
+        if isinstance(part, str):
+            words.append(part)
+            continue
+        value = getattr(action, part.field)
+        if part.words is not None:
+            words.append(part.words[1] if value else part.words[0])
+            continue
+        if part.optional and value == attrs.fields_dict(spec.cls)[part.field].default:
+            continue
+        text = str(value.value) if isinstance(value, enum.Enum) else str(value)
+        if part.declared is not None:
+            declared = getattr(action, part.declared)
+            if declared is not None:
+                text += f"={declared}"
+        words.append(text)
+    if drawn is not None and spec.cls.shows_drawn:
+        words.append(str(drawn))
+    line = " ".join(words)
+    if spec.melds is not None:
+        line += _melds_text(getattr(action, spec.melds))
+    return line
 
 
 def format_cards(cards: Sequence[Card | None]) -> str:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from rummylib._settings import MAX_DECKS, MAX_JOKERS
-from rummylib.actions import ACTION_TYPES, Action
+from rummylib.actions import ACTION_TYPES, Action, Codec, spec_of
 from rummylib.cards import Card, parse_card, parse_cards
 from rummylib.engine import Variant
 from rummylib.errors import RummyError, shorten
@@ -203,7 +203,7 @@ def _read_melds(value: object, what: str) -> tuple[Meld, ...]:
     return melds
 
 
-def _read_action(value: object, number: int) -> Action:
+def _read_action(value: object, number: int) -> Action:  # noqa: PLR0912  (a branch per type)
     what = f"action {number}"
     data = _expect(value, dict, what)
     name = _expect(data.get("type"), str, f"{what} type")
@@ -222,22 +222,24 @@ def _read_action(value: object, number: int) -> Action:
     if missing:
         raise bad(f"{what} ({name}) has no {missing[0]!r}")
     values: dict[str, object] = {}
-    for field_name in fields:
+    for field_name, codec in spec_of(cls).codecs:
         if field_name not in data:
             continue
-        raw = data[field_name]
-        if field_name in {"card", "discard"} or (field_name == "stands_for" and raw is not None):
-            values[field_name] = _read_card(raw, f"{what} {field_name}")
-        elif field_name in {"melds", "table"}:
-            values[field_name] = _read_melds(raw, f"{what} {field_name}")
-        elif field_name == "accept":
-            values[field_name] = _expect(raw, bool, f"{what} accept")
-        elif field_name == "stands_for":
+        raw, where = data[field_name], f"{what} {field_name}"
+        if codec is Codec.CARD or (codec is Codec.OPTIONAL_CARD and raw is not None):
+            values[field_name] = _read_card(raw, where)
+        elif codec is Codec.MELDS:
+            values[field_name] = _read_melds(raw, where)
+        elif codec is Codec.FLAG:
+            values[field_name] = _expect(raw, bool, where)
+        elif codec is Codec.OPTIONAL_CARD:
             values[field_name] = None
-        elif field_name == "end":
-            values[field_name] = None if raw is None else _expect(raw, str, f"{what} end")
+        elif codec is Codec.END:
+            values[field_name] = None if raw is None else _expect(raw, str, where)
         else:
-            values[field_name] = _expect(raw, int, f"{what} {field_name}")
+            values[field_name] = _expect(raw, int, where)
+    if "player" in data:
+        values["player"] = _expect(data["player"], int, f"{what} player")
     try:
         return cls(**values)  # type: ignore[arg-type]
     except (RummyError, TypeError) as error:

@@ -781,7 +781,13 @@ def _kind_method(cls: type, prefix: str, kind: str) -> _Function:
         return cast("_Function", function)
     if prefix == "refuse_":
         return _no_refusal
-    action = ACTION_TYPES[kind]
+    action = ACTION_TYPES.get(kind)
+    if action is None:
+        msg = (
+            f"{cls.__name__} allows actions of kind {kind!r}, which is not registered: "
+            "pass the class to rummylib.actions.register_action"
+        )
+        raise ConfigurationError(msg)
     if prefix == "candidates_" and [field.name for field in attrs.fields(action)] == ["player"]:
         return functools.partial(_only_action, action)
     msg = f"{cls.__name__} has no {prefix}{kind} for the {kind} actions it allows"

@@ -23,7 +23,7 @@ from typing import Any, Final, Generic
 import attrs
 
 from rummylib import _record, _render, _svg
-from rummylib.actions import ACTION_TYPES, Action, canonical_action
+from rummylib.actions import Action, PlayerAction, action_classes, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
 from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant, player_name
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
@@ -33,8 +33,8 @@ from rummylib.scoring import DealResult, MatchResult
 from rummylib.views import Observation, observe
 
 _set = object.__setattr__
-_ACTION_CLASSES: Final = tuple(ACTION_TYPES.values())
-_ACTION_CLASS_SET: Final = frozenset(_ACTION_CLASSES)
+#: The registered action classes (rummylib.actions.register_action adds to it).
+_ACTION_CLASS_SET: Final = action_classes()
 
 __all__ = ["ActionLog", "GameState", "MatchInfo", "Phase", "new_game", "stack_deck"]
 
@@ -291,8 +291,10 @@ class GameState(Generic[D]):
         ...
         rummylib.errors.IllegalActionError: p1 must take a card first
         """
-        if not isinstance(action, _ACTION_CLASSES):
+        if action.__class__ not in _ACTION_CLASS_SET:
             msg = f"not an action: {shorten(action)}"
+            if isinstance(action, PlayerAction):
+                msg += f" ({type(action).__name__} is not registered: see register_action)"
             raise IllegalActionError(msg)
         if self.result is not None:
             msg = "the match is over"

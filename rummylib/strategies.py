@@ -35,23 +35,15 @@ from hypothesis import strategies as st
 from rummylib.actions import (
     ACTION_TYPES,
     Action,
-    AnswerFrish,
-    DeclareRummy,
-    DeclineRebuy,
+    Codec,
     Discard,
     DrawStock,
-    GiveUp,
-    Knock,
-    LayDown,
     LayOff,
     Pass,
     PlayerAction,
-    ProposeFrish,
-    Rearrange,
-    Rebuy,
-    ShowMelds,
     TakeDiscard,
-    TakeOpenCard,
+    spec_of,
+    specs,
 )
 from rummylib.bots import GreedyBot
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank, Suit, make_deck
@@ -411,6 +403,16 @@ _ACTION_FIELDS: Final[dict[str, Callable[[int], st.SearchStrategy[Any]]]] = {
     "end": lambda players: st.none() | st.sampled_from(RunEnd),
 }
 
+#: How :func:`actions` fills a field of another name (a registered class's), by its type.
+_CODEC_FIELDS: Final[dict[Codec, Callable[[int], st.SearchStrategy[Any]]]] = {
+    Codec.CARD: lambda players: cards(),
+    Codec.OPTIONAL_CARD: lambda players: st.none() | cards(jokers=False),
+    Codec.WHOLE: lambda players: st.integers(0, 5),
+    Codec.FLAG: lambda players: st.booleans(),
+    Codec.MELDS: lambda players: st.lists(melds(MeldRules()), max_size=3).map(tuple),
+    Codec.END: lambda players: st.none() | st.sampled_from(RunEnd),
+}
+
 _A = TypeVar("_A", bound=PlayerAction)
 
 
@@ -451,8 +453,13 @@ def actions(action_type: type[_A] | None = None, *, players: int = 6) -> st.Sear
     if action_type not in ACTION_TYPES.values():
         msg = f"action_type must be an action class, not {action_type!r}"
         raise ConfigurationError(msg)
+    codecs = dict(spec_of(action_type).codecs)
     fields = {
-        field.name: _ACTION_FIELDS[field.name](players)
+        field.name: (
+            _ACTION_FIELDS[field.name]
+            if field.name in _ACTION_FIELDS
+            else _CODEC_FIELDS[codecs[field.name]]
+        )(players)
         for field in attrs.fields(action_type)
         if field.init
     }
@@ -823,20 +830,23 @@ def observations(
 # -- moves that fit a state ------------------------------------------------------------------
 
 
+def _melds_field(action: Action) -> str | None:
+    """The name of the action's melds field (its verb's ``| {melds}``), if it has one."""
+    return spec_of(type(action)).melds
+
+
 def _reordered(action: Action, order: Sequence[int]) -> Action:
-    if isinstance(action, DeclareRummy | ShowMelds | LayDown):
-        return attrs.evolve(action, melds=tuple(action.melds[index] for index in order))
-    if isinstance(action, Rearrange):
-        return attrs.evolve(action, table=tuple(action.table[index] for index in order))
-    return action
+    field = _melds_field(action)
+    if field is None:
+        return action
+    melds = getattr(action, field)
+    changes: dict[str, Any] = {field: tuple(melds[index] for index in order)}
+    return attrs.evolve(action, **changes)
 
 
 def _meld_count(action: Action) -> int:
-    if isinstance(action, DeclareRummy | ShowMelds | LayDown):
-        return len(action.melds)
-    if isinstance(action, Rearrange):
-        return len(action.table)
-    return 0
+    field = _melds_field(action)
+    return 0 if field is None else len(getattr(action, field))
 
 
 @st.composite
@@ -904,24 +914,27 @@ class Refusal(enum.Enum):
     MATCH_OVER = "match_over"
 
 
-#: Moves with no fields but the player's; :data:`Refusal.WRONG_PHASE` tries each.
-_BARE_MOVES: Final[
-    tuple[
-        type[
-            DrawStock | TakeOpenCard | Knock | Pass | GiveUp | ProposeFrish | Rebuy | DeclineRebuy
-        ],
-        ...,
+def _bare_moves() -> list[type[Action]]:
+    """The registered moves with no field but the player's (host events are not moves).
+
+    :data:`Refusal.WRONG_PHASE` tries each.
+    """
+    bare = [spec.cls for spec in specs() if not spec.codecs and not spec.cls.host_event]
+    return sorted(bare, key=_table_order)
+
+
+def _table_order(kind: type[Action]) -> int:
+    """Where a kind's first block stands in the env action tables (simplest moves first)."""
+    return min((block.order for block in kind.env_blocks), default=1000)
+
+
+def _flag_moves() -> list[tuple[type[Action], str]]:
+    """The registered moves whose one field is a flag, with its name (a Frish answer)."""
+    return [
+        (spec.cls, spec.codecs[0][0])
+        for spec in specs()
+        if len(spec.codecs) == 1 and spec.codecs[0][1] is Codec.FLAG
     ]
-] = (
-    DrawStock,
-    TakeOpenCard,
-    Knock,
-    Pass,
-    GiveUp,
-    ProposeFrish,
-    Rebuy,
-    DeclineRebuy,
-)
 
 
 def _not_held(hand: Sequence[Card], *, jokers: bool) -> list[Card]:
@@ -933,21 +946,28 @@ def _not_held(hand: Sequence[Card], *, jokers: bool) -> list[Card]:
     return absent
 
 
+def _change(field: str, value: object) -> dict[str, Any]:
+    return {field: value}
+
+
 def _with_other_card(action: Action, hand: Sequence[Card]) -> list[Action]:
-    if isinstance(action, Discard):
-        return [attrs.evolve(action, card=card) for card in _not_held(hand, jokers=True)]
-    if isinstance(action, LayOff) and action.stands_for is None:
-        return [attrs.evolve(action, card=card) for card in _not_held(hand, jokers=False)]
-    if isinstance(action, DeclareRummy):
-        return [attrs.evolve(action, discard=card) for card in _not_held(hand, jokers=True)]
+    """The action with a card it names (not one declaring a joker) replaced by one not held."""
+    for part in spec_of(type(action)).words:
+        if isinstance(part, str) or part.codec is not Codec.CARD:
+            continue
+        if part.declared is not None and getattr(action, part.declared) is not None:
+            continue
+        others = _not_held(hand, jokers=part.declared is None)
+        return [attrs.evolve(action, **_change(part.field, card)) for card in others]
     return []
 
 
 def _wrong_phase(state: GameState, player: int) -> list[Action]:
     kinds = {type(action) for action in state.legal_actions(player)}
-    moves: list[Action] = [kind(player=player) for kind in _BARE_MOVES if kind not in kinds]
-    if AnswerFrish not in kinds:
-        moves += [AnswerFrish(player=player, accept=answer) for answer in (False, True)]
+    moves: list[Action] = [kind(player=player) for kind in _bare_moves() if kind not in kinds]
+    for kind, field in _flag_moves():
+        if kind not in kinds:
+            moves += [kind(player=player, **{field: answer}) for answer in (False, True)]
     if TakeDiscard not in kinds:
         moves.append(TakeDiscard(player=player))
     if Discard not in kinds:

@@ -87,6 +87,6 @@ def test_r10_canonical_action_orders_the_cards_of_each_meld() -> None:
         player=1, table=[parse_meld("9h 7h 8h", rules), parse_meld("Kd *=Kc Ks", rules)]
     )
     canonical = canonical_action(written)
-    assert [str(meld) for meld in canonical.table] == ["7h 8h 9h", "*=Kc Kd Ks"]  # type: ignore[union-attr]
+    assert [str(meld) for meld in canonical.table] == ["7h 8h 9h", "*=Kc Kd Ks"]  # type: ignore[attr-defined]
     assert canonical_action(canonical) is canonical
     assert canonical_action(DrawStock(player=0)) == DrawStock(player=0)

@@ -100,8 +100,10 @@ LINES: tuple[tuple[str, Action], ...] = (
 )
 
 
-def test_the_lines_cover_every_action_kind() -> None:
-    assert {type(action) for _, action in LINES} == set(ACTION_TYPES.values())
+def test_the_lines_cover_every_built_in_action_kind() -> None:
+    # Plugins' kinds (the example plugin's Fold) have their lines in tests/test_plugin_action.py.
+    built_in = {cls for cls in ACTION_TYPES.values() if cls.__module__.startswith("rummylib.")}
+    assert {type(action) for _, action in LINES} == built_in
 
 
 @pytest.mark.parametrize(("text", "action"), LINES, ids=[text for text, _ in LINES])
@@ -149,7 +151,7 @@ def test_dealer_lines_read_hidden_cards_as_none() -> None:
         ("p1 meld | 7h=8h 9h 10h", "bad meld token '7h=8h': only a joker may declare a card"),
         ("p1 knock | 7h 8h 9h", "bad action 'p1 knock | 7h 8h 9h': '|' has no place after 'knock'"),
         ("p1 layoff Kh x", "bad action 'p1 layoff Kh x': the meld's index must be a whole number"),
-        ("p1 layoff Kh 0 middle", "a lay-off ends with 'low' or 'high' if anything"),
+        ("p1 layoff Kh 0 middle", "expected 'layoff CARD N [low|high]': an end is 'low' or 'high'"),
         ("p1 take discard 99999999", "the count must be a whole number"),
         ("h timeout", "bad host event 'h timeout'"),
         ("h sneeze p1", "bad host event 'h sneeze p1'"),

@@ -73,10 +73,10 @@ def decode(player: int, message: Mapping[str, Any], rules: MeldRules) -> Action:
 
     >>> decode(0, {"move": "take_discard", "count": 2}, MeldRules())
     TakeDiscard(player=0, count=2)
-    >>> decode(0, {"move": "fold"}, MeldRules())
+    >>> decode(0, {"move": "sneeze"}, MeldRules())
     Traceback (most recent call last):
     ...
-    KeyError: 'fold'
+    KeyError: 'sneeze'
 
     Raises:
         KeyError: an unknown move or a missing field.

@@ -46,26 +46,14 @@ import numpy.typing as npt
 from rummylib.actions import (
     ACTION_TYPES,
     Action,
-    AnswerFrish,
-    DeclareRummy,
-    DeclineRebuy,
     Discard,
-    Disconnect,
-    DrawStock,
-    GiveUp,
-    Knock,
+    EnvBlock,
     LayDown,
-    LayOff,
-    Pass,
-    ProposeFrish,
     Rearrange,
-    Rebuy,
-    Reconnect,
-    ShowMelds,
+    Slot,
     TakeDiscard,
-    TakeOpenCard,
-    TimeExpired,
     canonical_action,
+    spec_of,
 )
 from rummylib.arrangement import arrange
 from rummylib.cards import CARDS, JOKER_INDEX, Card
@@ -101,7 +89,9 @@ SCALAR_BOUND: Final = 1_000_000
 #: The reward modes of the adapters (see :func:`rewards`).
 REWARD_MODES: Final = ("score", "deal", "win")
 
-_HOST_EVENTS: Final = (TimeExpired, Disconnect, Reconnect)
+#: The kinds whose numbers this module works out itself (macros and counts); every other
+#: kind's numbers follow from its declared :attr:`~rummylib.actions.PlayerAction.env_blocks`.
+_OWN_NUMBERING: Final[frozenset[type[Action]]] = frozenset((TakeDiscard, LayDown, Rearrange))
 _MELD_KIND_LIST: tuple[type[Action], ...] = (LayDown, Rearrange)
 _MELD_KINDS: Final = frozenset(_MELD_KIND_LIST)
 
@@ -133,11 +123,18 @@ class ActionBlock:
     size: int
     parameter: str
     meaning: str
+    field: str | None = None
 
     @property
     def stop(self) -> int:
         """One past the last number of the block."""
         return self.start + self.size
+
+    def _choice_words(self) -> tuple[str, str]:
+        for part in spec_of(self.kind).words:
+            if isinstance(part, Slot) and part.field == self.field and part.words is not None:
+                return part.words
+        return ("no", "yes")
 
     def label(self, number: int) -> str:
         """The move a number of this block stands for, in words (``"discard 7h"``)."""
@@ -145,87 +142,26 @@ class ActionBlock:
         if self.parameter == "card":
             return f"{self.name.replace('_', ' ')} {CARDS[offset]}"
         if self.parameter == "choice":
-            return f"{self.name.replace('_', ' ')}: {('refuse', 'accept')[offset]}"
+            return f"{self.name.replace('_', ' ')}: {self._choice_words()[offset]}"
         if self.parameter == "count":
             return f"take the top {offset + 2} discards"
         return self.meaning
 
 
-# (name, kind, parameter, meaning): the blocks in table order; a variant's table holds the
-# blocks of the action kinds it uses. The meanings are the docs' table, word for word.
-_BLOCKS: Final[tuple[tuple[str, type[Action], str, str], ...]] = (
-    ("draw_stock", DrawStock, "", "take the top card of the stock"),
-    ("take_discard", TakeDiscard, "", "take the top discard"),
-    ("take_open_card", TakeOpenCard, "", "take the open card"),
-    ("discard", Discard, "card", "discard card c"),
-    ("knock", Knock, "", "knock"),
-    ("pass", Pass, "", "pass"),
-    (
-        "declare",
-        DeclareRummy,
-        "card",
-        "declare, discarding card c, with the best arrangement of the other cards "
-        "(the declaration the engine lists for that discard)",
-    ),
-    (
-        "show_melds",
-        ShowMelds,
-        "",
-        "show the best melds of the hand (the arrangement the engine lists)",
-    ),
-    ("give_up", GiveUp, "", "give up (show nothing)"),
-    ("propose_frish", ProposeFrish, "", "propose a Frish"),
-    ("answer_frish", AnswerFrish, "choice", "answer a Frish: refuse (+0), accept (+1)"),
-    (
-        "lay_down_best",
-        LayDown,
-        "",
-        "lay down every meld of the best arrangement of the hand; if that is not legal, "
-        "the melds of the best arrangement that keeps a card to discard",
-    ),
-    (
-        "lay_down",
-        LayDown,
-        "card",
-        "of the lay-downs the engine lists that use card c, the one worth the most points "
-        "(then the most cards, then the first listed)",
-    ),
-    (
-        "lay_off",
-        LayOff,
-        "card",
-        "lay off card c where it fits: the first lay-off of c the engine lists "
-        "(lowest table meld first)",
-    ),
-    (
-        "table_best_cards",
-        Rearrange,
-        "",
-        "the meld action that plays the most cards from the hand, rearranging the table "
-        "(best_play, objective 'cards')",
-    ),
-    (
-        "table_best_points",
-        Rearrange,
-        "",
-        "the meld action that plays the most points from the hand, rearranging the table "
-        "(best_play, objective 'points')",
-    ),
-    (
-        "table_play",
-        Rearrange,
-        "card",
-        "of the meld actions the engine lists that play card c, the one playing the most "
-        "points (then the most cards, then the first listed)",
-    ),
-    ("rebuy", Rebuy, "", "buy back in"),
-    ("decline_rebuy", DeclineRebuy, "", "decline the rebuy (watch as a spectator)"),
-    ("take_discards", TakeDiscard, "count", "take the top k discards (k = 2 + offset)"),
-)
+def _declared_blocks() -> list[tuple[EnvBlock, type[Action]]]:
+    """Every registered kind's env blocks, in table order: by ``order``, then as registered."""
+    found = [
+        (block, kind)
+        for kind in ACTION_TYPES.values()
+        if not kind.host_event
+        for block in kind.env_blocks
+    ]
+    found.sort(key=lambda item: item[0].order)  # stable: registration order within an order
+    return found
 
 
 def _player_kinds() -> tuple[type[Action], ...]:
-    return tuple(kind for kind in ACTION_TYPES.values() if kind not in _HOST_EVENTS)
+    return tuple(kind for kind in ACTION_TYPES.values() if not kind.host_event)
 
 
 def variant_kinds(variant: Variant) -> tuple[type[Action], ...]:
@@ -235,8 +171,7 @@ def variant_kinds(variant: Variant) -> tuple[type[Action], ...]:
     none (a plugin that writes its own ``legal_actions``) is taken to use every kind.
     """
     declared: Mapping[object, Iterable[type[Action]]] = getattr(variant, "phase_actions", {})
-    kinds = {kind for allowed in declared.values() for kind in allowed}
-    kinds.difference_update(_HOST_EVENTS)
+    kinds = {kind for allowed in declared.values() for kind in allowed if not kind.host_event}
     if not kinds:
         return _player_kinds()
     return tuple(kind for kind in _player_kinds() if kind in kinds)
@@ -300,39 +235,45 @@ class ActionTable:
         blocks: list[ActionBlock] = []
         start = 0
         deepest = _largest_deck(variant)
-        for name, kind, parameter, meaning in _BLOCKS:
+        own: dict[type[Action], list[ActionBlock]] = {}
+        for declared, kind in _declared_blocks():
             if kind not in kinds:
                 continue
+            parameter = declared.parameter
             size = {"": 1, "card": CARD_KINDS, "choice": 2, "count": deepest - 1}[parameter]
             if size <= 0:
                 continue
             block = ActionBlock(
-                name=name, kind=kind, start=start, size=size, parameter=parameter, meaning=meaning
+                name=declared.name,
+                kind=kind,
+                start=start,
+                size=size,
+                parameter=parameter,
+                meaning=declared.meaning,
+                field=declared.field,
             )
             blocks.append(block)
+            own.setdefault(kind, []).append(block)
             start += size
         self.blocks: tuple[ActionBlock, ...] = tuple(blocks)
         self.size: int = start
         self._by_name = {block.name: block for block in self.blocks}
         self._cache: _Choices | None = None
-        single = {
-            kind: self._by_name[name].start
-            for kind, name in _SINGLE_BLOCK.items()
-            if name in self._by_name
-        }
         # Where the engine's listed actions go, by exact class: a block start, and how to read
-        # the card whose index is the offset in the block (None: a block of one number).
-        self._direct: dict[type[Action], tuple[int, Callable[[Action], Card] | None]] = {
-            kind: (start, None) for kind, start in single.items()
-        }
-        for kind, name, field in (
-            (Discard, "discard", "card"),
-            (DeclareRummy, "declare", "discard"),
-            (LayOff, "lay_off", "card"),
-        ):
-            card_block = self._by_name.get(name)
-            if card_block is not None:
-                self._direct[kind] = (card_block.start, operator.attrgetter(field))
+        # the card whose index is the offset in the block (None: a block of one number); a
+        # flag's block (choice) by its field. Kinds of one block, declared by their class.
+        self._direct: dict[type[Action], tuple[int, Callable[[Action], Card] | None]] = {}
+        self._choice: dict[type[Action], tuple[ActionBlock, str]] = {}
+        for kind, held in own.items():
+            if kind in _OWN_NUMBERING or len(held) != 1:
+                continue
+            (block,) = held
+            if block.parameter == "":
+                self._direct[kind] = (block.start, None)
+            elif block.parameter == "card" and block.field is not None:
+                self._direct[kind] = (block.start, operator.attrgetter(block.field))
+            elif block.parameter == "choice" and block.field is not None:
+                self._choice[kind] = (block, block.field)
         # The kinds each phase allows (by phase value), or _NO_MELDS for a phase without
         # meld moves.
         self._phase_kinds: dict[object, frozenset[type[Action]] | object | None] = {}
@@ -432,8 +373,8 @@ class ActionTable:
             kind = action.__class__
             if kind is Discard and discards is not None:
                 # (the exact class is checked: no cast, a call per move, for mypy's sake)
-                number = discards + action.card.index  # type: ignore[union-attr]
-            elif kind is TakeDiscard and take is not None and action.count == 1:  # type: ignore[union-attr]
+                number = discards + action.card.index  # type: ignore[attr-defined]
+            elif kind is TakeDiscard and take is not None and action.count == 1:  # type: ignore[attr-defined]
                 number = take
             else:
                 place = direct.get(kind)
@@ -469,8 +410,9 @@ class ActionTable:
                     self._put(found, by.get("take_discard"), 0, action)
                 else:
                     self._put(found, by.get("take_discards"), action.count - 2, action)
-            elif isinstance(action, AnswerFrish):
-                self._put(found, by.get("answer_frish"), int(action.accept), action)
+            elif action.__class__ in self._choice:
+                block, field = self._choice[action.__class__]
+                self._put(found, block, int(getattr(action, field)), action)
             elif isinstance(action, LayDown):
                 self._offer(best, by.get("lay_down"), _meld_cards(action.melds), values, action)
             elif isinstance(action, Rearrange):
@@ -709,19 +651,6 @@ def best_key(cards: Iterable[Card], values: Sequence[int]) -> tuple[int, int]:
     """(points, number of cards) of the cards a move plays: what the "most points" macros rank."""
     played = list(cards)
     return (sum(values[card.index] for card in played), len(played))
-
-
-_SINGLE_BLOCK: Final[Mapping[type[Action], str]] = {
-    DrawStock: "draw_stock",
-    TakeOpenCard: "take_open_card",
-    Knock: "knock",
-    Pass: "pass",
-    ShowMelds: "show_melds",
-    GiveUp: "give_up",
-    ProposeFrish: "propose_frish",
-    Rebuy: "rebuy",
-    DeclineRebuy: "decline_rebuy",
-}
 
 
 _CARD_INDEX: Final = operator.attrgetter("card.index")

@@ -51,9 +51,12 @@ def _list_table_rows(text: str, first_header: str) -> list[list[str]]:
 def test_the_block_table_is_the_code() -> None:
     rows = _list_table_rows(PAGE.read_text(encoding="utf-8"), "block")
     table = ActionTable(_Undeclared())  # a variant that declares no phases: every block
+    # The page lists the built-in kinds' blocks; a plugin's (the example's fold) come after.
+    blocks = [block for block in table.blocks if block.kind.__module__.startswith("rummylib.")]
+    assert table.blocks[: len(blocks)] == tuple(blocks)
     names = [row[0].strip("`") for row in rows]
-    assert names == [block.name for block in table.blocks]
-    for row, block in zip(rows, table.blocks, strict=True):
+    assert names == [block.name for block in blocks]
+    for row, block in zip(rows, blocks, strict=True):
         assert row[2].startswith(block.meaning), (row, block.meaning)
         assert f"rummylib.actions.{block.kind.__name__}" in row[2]
 

@@ -1,7 +1,9 @@
 """Seven-card knock rummy, a rummylib variant in a package of its own.
 
 Two to five players, one pack, seven cards each, one face-up card starting the discard pile.
-A turn: take the top of the stock or the top discard, then discard, or knock. A player may
+A turn: take the top of the stock or the top discard, then discard, or knock. Before taking a
+card a player may instead **fold** (concede the deal): each other player scores
+``fold_penalty`` points and the folder loses as many for each of them. A player may
 knock when the cards left after their best discard and best melds are worth at most
 ``knock_limit`` points: the deal ends, the best discard goes on the pile, and every player's
 deadwood is counted. The lowest deadwood wins (a tie goes to the knocker) and scores the
@@ -10,6 +12,11 @@ others' deadwood minus its own. If the stock runs out, the deal is a draw. One d
 The variant declares what the game is and which moves each phase allows; rummylib's engine
 deals, checks turns and phases, draws, takes the top discard and discards. The variant adds
 only its own rules: when a knock is allowed, what it does, and the end of a deal.
+
+``Fold`` is a move of this variant's own: declaring its ``kind`` (its name in saved games),
+its ``verb`` (its words in game records) and registering it with
+:func:`rummylib.actions.register_action` makes it known to saved games, records, notation,
+``rummylib play``, the Hypothesis strategies and the learning environments' action tables.
 """
 
 from __future__ import annotations
@@ -20,19 +27,36 @@ from typing import Any, ClassVar
 import attrs
 
 from rummylib import Card, CardPoints, ConfigurationError, MeldRules, arrange
-from rummylib.actions import Action, Discard, DrawStock, Knock, TakeDiscard
+from rummylib.actions import (
+    Action,
+    Discard,
+    DrawStock,
+    Knock,
+    PlayerAction,
+    TakeDiscard,
+    register_action,
+)
 from rummylib.cards import make_deck
 from rummylib.engine import Phase, PhaseBase, Variant, player_name, remove_cards
 from rummylib.scoring import ScoreLine
 from rummylib.state import GameState
 from rummylib.views import Observation
 
-__all__ = ["KnockSeven"]
+__all__ = ["Fold", "KnockSeven"]
 
 
-def _knock_limit(instance: object, attribute: object, value: object) -> None:
+@register_action
+@attrs.frozen(kw_only=True)
+class Fold(PlayerAction):
+    """Concede the deal before taking a card (written ``p2 fold`` in a game record)."""
+
+    kind: ClassVar[str] = "fold"
+    verb: ClassVar[str] = "fold"
+
+
+def _up_to_50(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
     if isinstance(value, bool) or value not in range(51):
-        msg = f"knock_limit must be a whole number from 0 to 50, not {value!r}"
+        msg = f"{attribute.name} must be a whole number from 0 to 50, not {value!r}"
         raise ConfigurationError(msg)
 
 
@@ -46,11 +70,12 @@ class KnockSeven(Variant[None]):
     max_players: ClassVar[int] = 5
     # The moves of each phase, in the order legal_actions lists them.
     phase_actions: ClassVar[Mapping[PhaseBase, tuple[type[Action], ...]]] = {
-        Phase.DRAW: (DrawStock, TakeDiscard),
+        Phase.DRAW: (DrawStock, TakeDiscard, Fold),
         Phase.PLAY: (Discard, Knock),
     }
 
-    knock_limit: int = attrs.field(default=10, validator=_knock_limit)
+    knock_limit: int = attrs.field(default=10, validator=_up_to_50)
+    fold_penalty: int = attrs.field(default=10, validator=_up_to_50)
 
     def make_meld_rules(self) -> MeldRules:
         """Groups of 3–4, runs of 3+ with the ace low only, no jokers in the pack."""
@@ -89,6 +114,18 @@ class KnockSeven(Variant[None]):
         hands[action.player] = remove_cards(hands[action.player], (best.discard,))
         pile = (*state.discard_pile, best.discard)
         return self._score(state.replace(hands=tuple(hands), discard_pile=pile), action.player)
+
+    def apply_fold(self, state: GameState[None], action: Fold) -> GameState[None]:
+        """The folder loses ``fold_penalty`` to each other player; the deal ends."""
+        folder, others = action.player, state.player_count - 1
+        points = [self.fold_penalty] * state.player_count
+        points[folder] = -self.fold_penalty * others
+        lines = [ScoreLine(player=folder, points=points[folder], reason="folded")]
+        state = self.record_deal(
+            state, points, lines=lines, ended_by=f"{player_name(folder)} folded"
+        )
+        winners = [player for player in range(state.player_count) if player != folder]
+        return self.end_match(state, winners)
 
     def end_turn(self, state: GameState[None], player: int) -> GameState[None]:
         """After a discard: the next turn, or a draw if the stock ran out."""
