@@ -14,10 +14,11 @@ Discard(player=1, card=Card.parse('7h'))
 from __future__ import annotations
 
 import enum
+import importlib
 import re
 import typing
 from collections.abc import Callable, Mapping, Set
-from typing import Any, ClassVar, Final, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, TypeVar
 
 import attrs
 
@@ -54,16 +55,51 @@ __all__ = [
     "TimeExpired",
     "action_classes",
     "canonical_action",
+    "check_card",
+    "check_flag",
+    "check_whole",
     "is_action",
     "on_register",
     "register_action",
     "spec_of",
     "specs",
+    "to_melds",
     "unregister_action",
 ]
 
 
+if TYPE_CHECKING:  # moved to the variant that uses them; still importable from here (below)
+    from rummylib.variants.israeli import (
+        AnswerFrish,
+        DeclareRummy,
+        GiveUp,
+        ProposeFrish,
+        ShowMelds,
+        TakeOpenCard,
+    )
+
 _A = TypeVar("_A", bound="PlayerAction")
+
+#: Action classes that live in the one variant module that uses them, by name: importable
+#: from here as before (:pep:`562`), the module loaded on first use.
+_VARIANT_ACTIONS: Final = dict.fromkeys(
+    ("AnswerFrish", "DeclareRummy", "GiveUp", "ProposeFrish", "ShowMelds", "TakeOpenCard"),
+    "rummylib.variants.israeli",
+)
+
+
+def __getattr__(name: str) -> object:
+    module = _VARIANT_ACTIONS.get(name)
+    if module is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(globals().keys() | _VARIANT_ACTIONS.keys())
 
 
 def _player(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
@@ -72,20 +108,23 @@ def _player(instance: object, attribute: attrs.Attribute[int], value: object) ->
         raise IllegalActionError(msg)
 
 
-def _card(instance: object, attribute: attrs.Attribute[Card], value: object) -> None:
+def check_card(instance: object, attribute: attrs.Attribute[Card], value: object) -> None:
+    """Attrs validator of an action's card field: a :class:`~rummylib.cards.Card`."""
     if not isinstance(value, Card):
         msg = f"bad {attribute.name} {shorten(value)}: expected a Card"
         raise IllegalActionError(msg)
 
 
-def _whole(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+def check_whole(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    """Attrs validator of a number field: a whole number (``bool`` is not one)."""
     # The type only: whether the number fits (a meld index, a count of cards) is for the rules.
     if isinstance(value, bool) or not isinstance(value, int):
         msg = f"bad {attribute.name} {shorten(value)}: expected a whole number"
         raise IllegalActionError(msg)
 
 
-def _flag(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+def check_flag(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+    """Attrs validator of a flag field: ``True`` or ``False``."""
     if not isinstance(value, bool):
         msg = f"bad {attribute.name} {shorten(value)}: expected True or False"
         raise IllegalActionError(msg)
@@ -100,7 +139,8 @@ def _end(value: object) -> RunEnd | None:
     raise IllegalActionError(msg)
 
 
-def _melds(value: object) -> tuple[Meld, ...]:
+def to_melds(value: object) -> tuple[Meld, ...]:
+    """Attrs converter of a melds field: a sequence of :class:`~rummylib.melds.Meld`, as a tuple."""
     if isinstance(value, Meld) or not isinstance(value, list | tuple):
         msg = f"bad melds {shorten(value)}: expected a sequence of Meld"
         raise IllegalActionError(msg)
@@ -151,6 +191,8 @@ class PlayerAction:
       :func:`register_action` for the forms);
     * ``host_event``: a host reports it (``h timeout p2``), not a player;
     * ``shows_drawn``: a record may add the card it took (``p1 draw stock 7h``);
+    * ``takes_cards``: it brings cards into the hand (a draw, a take);
+    * ``shows_hand``: its melds show cards that stay in the hand;
     * ``env_blocks``: its numbers in the learning environments' action tables.
 
     >>> DrawStock(player=-1)
@@ -169,6 +211,10 @@ class PlayerAction:
     host_event: ClassVar[bool] = False
     #: Whether a record line may add the card the action took from the stock.
     shows_drawn: ClassVar[bool] = False
+    #: Whether it brings cards into the player's hand (a draw or a take).
+    takes_cards: ClassVar[bool] = False
+    #: Whether its melds show cards that stay in the player's hand (a loser's arrangement).
+    shows_hand: ClassVar[bool] = False
     #: Its numbers in the action tables of :mod:`rummylib.envs` (none: no number).
     env_blocks: ClassVar[tuple[EnvBlock, ...]] = ()
 
@@ -183,6 +229,7 @@ class DrawStock(PlayerAction):
 
     kind: ClassVar[str] = "draw_stock"
     verb: ClassVar[str] = "draw stock"
+    takes_cards: ClassVar[bool] = True
     shows_drawn: ClassVar[bool] = True
     env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
         EnvBlock(
@@ -203,6 +250,7 @@ class TakeDiscard(PlayerAction):
 
     kind: ClassVar[str] = "take_discard"
     verb: ClassVar[str] = "take discard [count]"
+    takes_cards: ClassVar[bool] = True
     env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
         EnvBlock(
             name="take_discard",
@@ -217,26 +265,7 @@ class TakeDiscard(PlayerAction):
             meaning="take the top k discards (k = 2 + offset)",
         ),
     )
-    count: int = attrs.field(default=1, validator=_whole)
-
-
-@attrs.frozen(kw_only=True)
-class TakeOpenCard(PlayerAction):
-    """Take the Israeli open card, during the first go-around of a deal.
-
-    >>> TakeOpenCard(player=1)
-    TakeOpenCard(player=1)
-    """
-
-    kind: ClassVar[str] = "take_open_card"
-    verb: ClassVar[str] = "take open"
-    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
-        EnvBlock(
-            name="take_open_card",
-            order=30,
-            meaning="take the open card",
-        ),
-    )
+    count: int = attrs.field(default=1, validator=check_whole)
 
 
 @attrs.frozen(kw_only=True)
@@ -259,116 +288,7 @@ class Discard(PlayerAction):
             meaning="discard card c",
         ),
     )
-    card: Card = attrs.field(validator=_card)
-
-
-@attrs.frozen(kw_only=True)
-class DeclareRummy(PlayerAction):
-    """Declare Rummy: discard the finishing card and show the rest of the hand as melds.
-
-    >>> from rummylib import MeldRules, parse_card, parse_meld
-    >>> rules = MeldRules()
-    >>> action = DeclareRummy(
-    ...     player=0, discard=parse_card("Kd"), melds=[parse_meld("7h 8h 9h", rules)]
-    ... )
-    >>> len(action.melds)
-    1
-    """
-
-    kind: ClassVar[str] = "declare_rummy"
-    verb: ClassVar[str] = "declare {discard} | [melds]"
-    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
-        EnvBlock(
-            name="declare",
-            parameter="card",
-            field="discard",
-            order=70,
-            meaning="declare, discarding card c, with the best arrangement of the other cards "
-            "(the declaration the engine lists for that discard)",
-        ),
-    )
-    discard: Card = attrs.field(validator=_card)
-    melds: tuple[Meld, ...] = attrs.field(converter=_melds)
-
-
-@attrs.frozen(kw_only=True)
-class ShowMelds(PlayerAction):
-    """After a declaration, show how one's own hand splits into melds.
-
-    >>> ShowMelds(player=1, melds=()).melds
-    ()
-    """
-
-    kind: ClassVar[str] = "show_melds"
-    verb: ClassVar[str] = "show | [melds]"
-    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
-        EnvBlock(
-            name="show_melds",
-            order=80,
-            meaning="show the best melds of the hand (the arrangement the engine lists)",
-        ),
-    )
-    melds: tuple[Meld, ...] = attrs.field(converter=_melds)
-
-
-@attrs.frozen(kw_only=True)
-class GiveUp(PlayerAction):
-    """End one's post-declaration window without showing melds.
-
-    >>> GiveUp(player=1)
-    GiveUp(player=1)
-    """
-
-    kind: ClassVar[str] = "give_up"
-    verb: ClassVar[str] = "give up"
-    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
-        EnvBlock(
-            name="give_up",
-            order=90,
-            meaning="give up (show nothing)",
-        ),
-    )
-
-
-@attrs.frozen(kw_only=True)
-class ProposeFrish(PlayerAction):
-    """Propose doubling the deal multiplier (Israeli Frish).
-
-    >>> ProposeFrish(player=0)
-    ProposeFrish(player=0)
-    """
-
-    kind: ClassVar[str] = "propose_frish"
-    verb: ClassVar[str] = "propose frish"
-    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
-        EnvBlock(
-            name="propose_frish",
-            order=100,
-            meaning="propose a Frish",
-        ),
-    )
-
-
-@attrs.frozen(kw_only=True)
-class AnswerFrish(PlayerAction):
-    """Accept or refuse a Frish proposal.
-
-    >>> AnswerFrish(player=2, accept=False).accept
-    False
-    """
-
-    kind: ClassVar[str] = "answer_frish"
-    verb: ClassVar[str] = "{accept:refuse/accept} frish"
-    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
-        EnvBlock(
-            name="answer_frish",
-            parameter="choice",
-            field="accept",
-            order=110,
-            meaning="answer a Frish: refuse (+0), accept (+1)",
-        ),
-    )
-    accept: bool = attrs.field(validator=_flag)
+    card: Card = attrs.field(validator=check_card)
 
 
 @attrs.frozen(kw_only=True)
@@ -397,7 +317,7 @@ class LayDown(PlayerAction):
             "points (then the most cards, then the first listed)",
         ),
     )
-    melds: tuple[Meld, ...] = attrs.field(converter=_melds)
+    melds: tuple[Meld, ...] = attrs.field(converter=to_melds)
 
 
 @attrs.frozen(kw_only=True)
@@ -426,9 +346,11 @@ class LayOff(PlayerAction):
             "(lowest table meld first)",
         ),
     )
-    card: Card = attrs.field(validator=_card)
-    meld_index: int = attrs.field(validator=_whole)
-    stands_for: Card | None = attrs.field(default=None, validator=attrs.validators.optional(_card))
+    card: Card = attrs.field(validator=check_card)
+    meld_index: int = attrs.field(validator=check_whole)
+    stands_for: Card | None = attrs.field(
+        default=None, validator=attrs.validators.optional(check_card)
+    )
     end: RunEnd | None = attrs.field(default=None, converter=_end)
 
 
@@ -463,7 +385,7 @@ class Rearrange(PlayerAction):
             "most points (then the most cards, then the first listed)",
         ),
     )
-    table: tuple[Meld, ...] = attrs.field(converter=_melds)
+    table: tuple[Meld, ...] = attrs.field(converter=to_melds)
 
 
 @attrs.frozen(kw_only=True)
@@ -998,13 +920,7 @@ _LISTENERS: Final[list[Callable[[type[PlayerAction]], None]]] = []
 _BUILT_IN: Final = (
     DrawStock,
     TakeDiscard,
-    TakeOpenCard,
     Discard,
-    DeclareRummy,
-    ShowMelds,
-    GiveUp,
-    ProposeFrish,
-    AnswerFrish,
     LayDown,
     LayOff,
     Rearrange,

@@ -19,17 +19,12 @@ from typing import Protocol
 
 from rummylib.actions import (
     Action,
-    DeclareRummy,
     DeclineRebuy,
     Discard,
     DrawStock,
-    GiveUp,
     LayDown,
     LayOff,
     Rebuy,
-    ShowMelds,
-    TakeDiscard,
-    TakeOpenCard,
 )
 from rummylib.arrangement import arrange
 from rummylib.cards import Card
@@ -82,12 +77,14 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Keeps its best melds, throws its worst deadwood, declares as soon as it can.
+    """Keeps its best melds, throws its worst deadwood, takes the variant's own greedy moves.
 
+    The variant's :meth:`~rummylib.engine.Variant.greedy_action` comes first (an Israeli
+    table declares as soon as it can and shows its best melds after another's declaration).
     Where melds go on the table, it lays down the melds of its best arrangement (most points
-    first) and lays off deadwood wherever it fits. It takes a face-up card only when that
-    lowers the deadwood it can reach after its discard, always buys back in, and shows its
-    best melds after someone declares.
+    first) and lays off deadwood wherever it fits. It takes a face-up card
+    (:meth:`~rummylib.engine.Variant.card_taken`) only when that lowers the deadwood it can
+    reach after its discard, and always buys back in.
 
     >>> from rummylib import format_cards, new_game, sort_by_suit
     >>> observation = new_game("rummy101", players=2, seed=3).observation(0)
@@ -106,9 +103,6 @@ class GreedyBot:
         suggested = observation.variant.greedy_action(observation)
         if suggested is not None:
             return suggested
-        for action in actions:
-            if isinstance(action, DeclareRummy):
-                return action
         kinds = {type(action) for action in actions}
         if DrawStock in kinds:
             return self._draw(observation, actions)
@@ -117,7 +111,7 @@ class GreedyBot:
             played = self._discard(observation, actions)
         if played is not None:
             return played
-        for preferred in (ShowMelds, Rebuy, GiveUp, DeclineRebuy):
+        for preferred in (Rebuy, DeclineRebuy):
             for action in actions:
                 if isinstance(action, preferred):
                     return action
@@ -140,11 +134,10 @@ class GreedyBot:
         now = arrange(hand, variant.meld_rules, variant.card_points).deadwood_points
         best: tuple[int, Action] | None = None
         for action in actions:
-            if isinstance(action, TakeOpenCard) and observation.open_card is not None:
-                card = observation.open_card
-            elif isinstance(action, TakeDiscard) and observation.discard_top is not None:
-                card = observation.discard_top
-            else:
+            card = (
+                None if isinstance(action, DrawStock) else variant.card_taken(observation, action)
+            )
+            if card is None:
                 continue
             after = self._deadwood_after_discard(observation, (*hand, card))
             if after < now and (best is None or after < best[0]):

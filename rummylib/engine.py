@@ -737,6 +737,17 @@ class Variant(Generic[D]):
         """
         return None
 
+    def card_taken(self, observation: Observation, action: Action) -> Card | None:
+        """The one face-up card ``action`` would bring into the hand, or ``None``.
+
+        :class:`~rummylib.bots.GreedyBot` weighs a take by it, and a game record of one
+        player's view counts it as a card that player is known to hold. The default knows a
+        take of the top discard; a variant with a face-up card of its own adds its take.
+        """
+        if isinstance(action, TakeDiscard) and action.count == 1:
+            return observation.discard_top
+        return None
+
     def may_ever_discard(self, card: Card) -> bool:
         """Whether ``card`` can ever be a discard at this table (``True``, the default).
 

@@ -61,15 +61,11 @@ from rummylib._files import write_text
 from rummylib._notation import ActionLine, DealerLine, Item
 from rummylib.actions import (
     Action,
-    DeclareRummy,
-    Discard,
+    Codec,
     DrawStock,
-    LayDown,
-    LayOff,
     Rearrange,
-    ShowMelds,
     TakeDiscard,
-    TakeOpenCard,
+    spec_of,
 )
 from rummylib.cards import Card, parse_cards
 from rummylib.engine import Variant, next_player
@@ -1223,17 +1219,23 @@ def _check_block(state: GameState, block: _Block) -> None:
 
 
 def _played(action: Action, table: Sequence[Meld]) -> Counter[Card]:
-    """The cards ``action`` needs from its player's hand."""
-    if isinstance(action, Discard | LayOff):
-        return Counter([action.card])
-    if isinstance(action, DeclareRummy):
-        return Counter([action.discard, *(card for meld in action.melds for card in meld.cards)])
-    if isinstance(action, LayDown | ShowMelds):
-        return Counter(card for meld in action.melds for card in meld.cards)
+    """The cards ``action`` needs from its player's hand: the cards it names.
+
+    Each card field of its declaration (not a card it declares a joker to stand for) and each
+    card of its melds; a :class:`~rummylib.actions.Rearrange` needs the cards its new table
+    adds.
+    """
     if isinstance(action, Rearrange):
         new = Counter(card for meld in action.table for card in meld.cards)
         return new - Counter(card for meld in table for card in meld.cards)
-    return Counter()
+    needed: Counter[Card] = Counter()
+    for field, codec in spec_of(type(action)).codecs:
+        value = getattr(action, field)
+        if codec is Codec.CARD:
+            needed[value] += 1
+        elif codec is Codec.MELDS:
+            needed.update(card for meld in value for card in meld.cards)
+    return needed
 
 
 class _Completion:
@@ -1393,7 +1395,7 @@ class _Completion:
                     yield needed
             action = later.action
             if action.player == seat:
-                if isinstance(action, DrawStock | TakeDiscard | TakeOpenCard):
+                if action.takes_cards:
                     return
                 if not isinstance(action, Rearrange):
                     needed += _played(action, ())
@@ -1444,8 +1446,9 @@ class _Completion:
         taken: Counter[Card] = Counter()
         if isinstance(action, TakeDiscard):
             taken = Counter(state.discard_pile[-action.count :])
-        elif isinstance(action, TakeOpenCard) and state.open_card is not None:
-            taken = Counter([state.open_card])
+        elif action.takes_cards and not isinstance(action, DrawStock):
+            card = state.variant.card_taken(state.observation(seat), action)
+            taken = Counter() if card is None else Counter([card])
         turn: Counter[Card] = Counter()
         for later in self._turn(index):  # the rules may look ahead: "can it be melded?"
             state = self._give(state, seat, later - taken, step.line, keep=needs, strict=False)
@@ -1503,6 +1506,8 @@ class _Completion:
             self.known[seat] -= gone
             if seat == action.player and not isinstance(action, DrawStock):
                 self.known[seat] += came
-            if seat == action.player and isinstance(action, ShowMelds):
-                shown = Counter(card for meld in action.melds for card in meld.cards)
+            if seat == action.player and action.shows_hand:
+                field = spec_of(type(action)).melds
+                melds: tuple[Meld, ...] = () if field is None else getattr(action, field)
+                shown: Counter[Card] = Counter(card for meld in melds for card in meld.cards)
                 self.known[seat] = (self.known[seat] | shown) & Counter(after.hands[seat])

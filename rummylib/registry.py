@@ -29,11 +29,12 @@ from __future__ import annotations
 import importlib
 import threading
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
 
+from rummylib.actions import action_classes
 from rummylib.engine import Variant, add_phase_source
 from rummylib.errors import ConfigurationError, UnknownVariantError, shorten
 
@@ -149,6 +150,16 @@ class _Registry(Mapping[str, type[Variant]]):
                 f"not {shorten(name)} ({cls.__qualname__})"
             )
             raise ConfigurationError(msg)
+        declared: Mapping[object, Iterable[type]] = getattr(cls, "phase_actions", {})
+        for kinds in declared.values():
+            for kind in kinds:
+                if kind not in action_classes():
+                    msg = (
+                        f"{cls.__qualname__} allows {getattr(kind, '__name__', shorten(kind))}, "
+                        "an action class that is not registered: decorate it with "
+                        "rummylib.actions.register_action"
+                    )
+                    raise ConfigurationError(msg)
         # Aliases belong to the class that declares them, not to its subclasses.
         aliases: tuple[str, ...] = cls.__dict__.get("aliases", ())
         keys = [_fold(name), *(_fold(alias) for alias in aliases)]

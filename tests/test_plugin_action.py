@@ -238,3 +238,24 @@ def test_a_class_with_a_card_and_a_flag_round_trips_and_unregisters() -> None:
     assert "test_bet" not in ACTION_TYPES
     with pytest.raises(ConfigurationError, match="a built-in action cannot be unregistered"):
         unregister_action(DrawStock)
+
+
+def test_a_variant_that_allows_an_unregistered_class_is_refused_at_registration() -> None:
+    from rummylib.engine import Phase  # noqa: PLC0415
+    from rummylib.registry import register_variant  # noqa: PLC0415
+
+    @attrs.frozen(kw_only=True)
+    class Shrug(PlayerAction):
+        kind: ClassVar[str] = "shrug"
+        verb: ClassVar[str] = "shrug"
+
+    knock7: Any = VARIANTS["knock7"]
+
+    @attrs.frozen(kw_only=True)
+    class Shrugging(knock7):  # type: ignore[misc]
+        name: ClassVar[str] = "shrugging"
+        phase_actions: ClassVar[Any] = {Phase.DRAW: (DrawStock, Shrug)}
+
+    with pytest.raises(ConfigurationError, match="Shrugging allows Shrug, an action class that"):
+        register_variant(Shrugging)
+    assert "shrugging" not in VARIANTS

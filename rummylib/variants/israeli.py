@@ -41,20 +41,20 @@ from rummylib._settings import (
 )
 from rummylib.actions import (
     Action,
-    AnswerFrish,
-    DeclareRummy,
     DeclineRebuy,
     Discard,
     Disconnect,
     DrawStock,
-    GiveUp,
-    ProposeFrish,
+    EnvBlock,
+    PlayerAction,
     Rebuy,
     Reconnect,
-    ShowMelds,
     TakeDiscard,
-    TakeOpenCard,
     TimeExpired,
+    check_card,
+    check_flag,
+    register_action,
+    to_melds,
 )
 from rummylib.arrangement import arrange
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, make_deck
@@ -94,6 +94,145 @@ __all__ = [
     "Rummy101",
     "next_match",
 ]
+
+
+# -- the moves of Israeli rummy (also importable from rummylib.actions) -------------------------
+
+
+@register_action
+@attrs.frozen(kw_only=True)
+class TakeOpenCard(PlayerAction):
+    """Take the Israeli open card, during the first go-around of a deal.
+
+    >>> TakeOpenCard(player=1)
+    TakeOpenCard(player=1)
+    """
+
+    kind: ClassVar[str] = "take_open_card"
+    verb: ClassVar[str] = "take open"
+    takes_cards: ClassVar[bool] = True
+    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
+        EnvBlock(
+            name="take_open_card",
+            order=30,
+            meaning="take the open card",
+        ),
+    )
+
+
+@register_action
+@attrs.frozen(kw_only=True)
+class DeclareRummy(PlayerAction):
+    """Declare Rummy: discard the finishing card and show the rest of the hand as melds.
+
+    >>> from rummylib import MeldRules, parse_card, parse_meld
+    >>> rules = MeldRules()
+    >>> action = DeclareRummy(
+    ...     player=0, discard=parse_card("Kd"), melds=[parse_meld("7h 8h 9h", rules)]
+    ... )
+    >>> len(action.melds)
+    1
+    """
+
+    kind: ClassVar[str] = "declare_rummy"
+    verb: ClassVar[str] = "declare {discard} | [melds]"
+    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
+        EnvBlock(
+            name="declare",
+            parameter="card",
+            field="discard",
+            order=70,
+            meaning="declare, discarding card c, with the best arrangement of the other cards "
+            "(the declaration the engine lists for that discard)",
+        ),
+    )
+    discard: Card = attrs.field(validator=check_card)
+    melds: tuple[Meld, ...] = attrs.field(converter=to_melds)
+
+
+@register_action
+@attrs.frozen(kw_only=True)
+class ShowMelds(PlayerAction):
+    """After a declaration, show how one's own hand splits into melds.
+
+    >>> ShowMelds(player=1, melds=()).melds
+    ()
+    """
+
+    kind: ClassVar[str] = "show_melds"
+    verb: ClassVar[str] = "show | [melds]"
+    shows_hand: ClassVar[bool] = True
+    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
+        EnvBlock(
+            name="show_melds",
+            order=80,
+            meaning="show the best melds of the hand (the arrangement the engine lists)",
+        ),
+    )
+    melds: tuple[Meld, ...] = attrs.field(converter=to_melds)
+
+
+@register_action
+@attrs.frozen(kw_only=True)
+class GiveUp(PlayerAction):
+    """End one's post-declaration window without showing melds.
+
+    >>> GiveUp(player=1)
+    GiveUp(player=1)
+    """
+
+    kind: ClassVar[str] = "give_up"
+    verb: ClassVar[str] = "give up"
+    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
+        EnvBlock(
+            name="give_up",
+            order=90,
+            meaning="give up (show nothing)",
+        ),
+    )
+
+
+@register_action
+@attrs.frozen(kw_only=True)
+class ProposeFrish(PlayerAction):
+    """Propose doubling the deal multiplier (Israeli Frish).
+
+    >>> ProposeFrish(player=0)
+    ProposeFrish(player=0)
+    """
+
+    kind: ClassVar[str] = "propose_frish"
+    verb: ClassVar[str] = "propose frish"
+    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
+        EnvBlock(
+            name="propose_frish",
+            order=100,
+            meaning="propose a Frish",
+        ),
+    )
+
+
+@register_action
+@attrs.frozen(kw_only=True)
+class AnswerFrish(PlayerAction):
+    """Accept or refuse a Frish proposal.
+
+    >>> AnswerFrish(player=2, accept=False).accept
+    False
+    """
+
+    kind: ClassVar[str] = "answer_frish"
+    verb: ClassVar[str] = "{accept:refuse/accept} frish"
+    env_blocks: ClassVar[tuple[EnvBlock, ...]] = (
+        EnvBlock(
+            name="answer_frish",
+            parameter="choice",
+            field="accept",
+            order=110,
+            meaning="answer a Frish: refuse (+0), accept (+1)",
+        ),
+    )
+    accept: bool = attrs.field(validator=check_flag)
 
 
 class IsraeliPhase(PhaseBase):
@@ -1002,21 +1141,37 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         return not card.is_joker
 
     def greedy_action(self, observation: Observation) -> Action | None:
-        """Frish for :class:`~rummylib.bots.GreedyBot`; ``None`` leaves the rest to the bot.
+        """Frish, declarations and shows for :class:`~rummylib.bots.GreedyBot`.
 
         It proposes (accepts) Frish when its hand's best melds leave at most
-        :attr:`greedy_frish_propose_deadwood` (:attr:`greedy_frish_accept_deadwood`) points.
+        :attr:`greedy_frish_propose_deadwood` (:attr:`greedy_frish_accept_deadwood`) points,
+        declares as soon as it can, and after another's declaration shows its best melds
+        (gives up only where it has none to show). ``None`` leaves the rest to the bot.
         """
         phase: PhaseBase = observation.phase
         player = observation.player
+        listed = observation.legal_actions
         proposal = ProposeFrish(player=player)
-        if phase is Phase.DRAW and proposal in observation.legal_actions:
+        if phase is Phase.DRAW and proposal in listed:
             strong = self._deadwood(observation.hand) <= self.greedy_frish_propose_deadwood
             return proposal if strong else None
         if phase is IsraeliPhase.FRISH_VOTE and player in observation.to_act:
             strong = self._deadwood(observation.hand) <= self.greedy_frish_accept_deadwood
             return AnswerFrish(player=player, accept=strong)
+        # Declare as soon as it can; after another's declaration, show its best melds.
+        for kind in (DeclareRummy, ShowMelds):
+            chosen = next((action for action in listed if isinstance(action, kind)), None)
+            if chosen is not None:
+                return chosen
+        if not any(isinstance(action, Rebuy) for action in listed):
+            return next((action for action in listed if isinstance(action, GiveUp)), None)
         return None
+
+    def card_taken(self, observation: Observation, action: Action) -> Card | None:
+        """The open card for :class:`TakeOpenCard` (R1.4), else the engine's answer."""
+        if isinstance(action, TakeOpenCard):
+            return observation.open_card
+        return super().card_taken(observation, action)
 
     def _deadwood(self, hand: Sequence[Card]) -> int:
         return arrange(hand, self.meld_rules, self.card_points).deadwood_points
