@@ -477,15 +477,21 @@ class Variant(Generic[D]):
         points: Sequence[int],
         *,
         ended_by: str,
+        ending: str = "",
         lines: Sequence[ScoreLine] = (),
         **changes: Any,
     ) -> GameState[D]:
-        """Add a finished deal's points to the scores and its record to the deal results."""
+        """Add a finished deal's points to the scores and its record to the deal results.
+
+        ``ended_by`` says in words how the deal ended, ``ending`` as a short kind
+        (:attr:`DealResult.ending <rummylib.scoring.DealResult.ending>`).
+        """
         record = DealResult(
             deal_number=state.deal_number,
             points=tuple(points),
             lines=tuple(lines),
             ended_by=ended_by,
+            ending=ending,
             hands=state.hands,
             table=state.table,
         )

@@ -128,6 +128,10 @@ class DealResult:
         points: what each player scored in the deal (penalty points in Israeli rummy).
         lines: every contribution to ``points``, with its reason.
         ended_by: how the deal ended, in words (``"p1 declared rummy"``).
+        ending: how the deal ended, as a short machine-readable kind for programs to count
+            (``"declared"``, ``"went_out"``, ``"knock"``, ``"gin"``, ``"undercut"``,
+            ``"void"``, …; each variant's rules page lists its kinds); ``""`` where a variant
+            does not say.
         hands: each player's hand when the deal ended (empty for a player who went out), so
             the deal can be shown after the next one is dealt.
         table: the melds on the table when the deal ended.
@@ -147,6 +151,7 @@ class DealResult:
     points: tuple[int, ...]
     lines: tuple[ScoreLine, ...] = ()
     ended_by: str = ""
+    ending: str = ""
     # What the deal ended with, for showing it; the score record alone decides equality.
     hands: tuple[tuple[Card, ...], ...] = attrs.field(default=(), eq=False, repr=False)
     table: tuple[Meld, ...] = attrs.field(default=(), eq=False, repr=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import pytest
 from hypothesis import given
@@ -139,3 +141,51 @@ def test_hand_points_is_additive(first: tuple[Card, ...], second: tuple[Card, ..
     assert hand_points(first + second, points) == hand_points(first, points) + hand_points(
         second, points
     )
+
+
+# The kinds of DealResult.ending each variant's rules page lists, written out here by hand.
+ENDINGS = {
+    "rummy71": {"declared", "void"},
+    "rummy101": {"declared", "void"},
+    "carousel": {"went_out", "knock", "stock_out"},
+    "gin": {"gin", "knock", "undercut", "tie", "void"},
+    "turkish500": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
+    "turkish300": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
+    "turkish500_cutthroat": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
+    "rummy500": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
+    "knock7": {"knock", "fold", "stock_out"},
+}
+# The words of ended_by each kind goes with (a deal's words and kind never disagree).
+ENDING_WORDS = {
+    "declared": " declared rummy",
+    "void": "a draw|void",
+    "went_out": " went out",
+    "went_out_dealt_hand": " went out with the dealt hand",
+    "knock": " knocked",
+    "gin": " went gin",
+    "undercut": " was undercut",
+    "tie": ": a tie",
+    "stock_out": "stock ran out",
+    "round_limit": " played",
+    "redeal": "dealt again",
+    "fold": " folded",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENDINGS))
+def test_every_deal_says_how_it_ended_as_a_kind_its_rules_page_lists(name: str) -> None:
+    from rummylib import new_game  # noqa: PLC0415
+    from rummylib.bots import GreedyBot, RandomBot, play  # noqa: PLC0415
+    from rummylib.variants import VARIANTS  # noqa: PLC0415
+
+    variant = VARIANTS[name]()
+    players = variant.min_players
+    seen: set[str] = set()
+    for seed in range(6):
+        bots = [GreedyBot() if seed % 2 else RandomBot(seed + seat) for seat in range(players)]
+        final = play(new_game(name, players=players, seed=seed), bots)
+        for deal in final.deal_results:
+            assert deal.ending in ENDINGS[name], deal
+            assert re.search(ENDING_WORDS[deal.ending], deal.ended_by), deal
+            seen.add(deal.ending)
+    assert seen  # at least one deal ended

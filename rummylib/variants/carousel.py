@@ -409,11 +409,11 @@ class Carousel(Variant[CarouselDetail]):
         players = state.players_in
         counts = {player: hand_points(state.hands[player], self.card_points) for player in players}
         if went_out is not None:
-            ended_by = f"{player_name(went_out)} went out"
+            ended_by, ending = f"{player_name(went_out)} went out", "went_out"
         elif knocker is not None:
-            ended_by = f"{player_name(knocker)} knocked with {counts[knocker]}"
+            ended_by, ending = f"{player_name(knocker)} knocked with {counts[knocker]}", "knock"
         else:
-            ended_by = "the stock ran out"
+            ended_by, ending = "the stock ran out", "stock_out"
         winners = _winners(counts, players, knocker)
         low = counts[winners[0]]
         beaten = None if knocker is None or knocker in winners else knocker
@@ -460,7 +460,9 @@ class Carousel(Variant[CarouselDetail]):
         for winner in winners:
             deals_won[winner] += 1
         detail = attrs.evolve(detail, deals_won=tuple(deals_won), draws=0, final_turns=())
-        state = self.record_deal(state, points, lines=lines, ended_by=ended_by, detail=detail)
+        state = self.record_deal(
+            state, points, lines=lines, ended_by=ended_by, ending=ending, detail=detail
+        )
         if any(state.scores[player] >= self.target_score for player in players):
             return self._end_match(state)
         dealer = next_player(players, state.dealer)
@@ -535,9 +537,7 @@ class Carousel(Variant[CarouselDetail]):
     def match_statistics(self, state: State) -> tuple[tuple[str, int], ...]:
         """Knocks and deals won by going out (rule 2.14) in the match so far."""
         knocks = sum(isinstance(action, Knock) for action in state.history)
-        went_out = sum(
-            line.reason == "went out" for record in state.deal_results for line in record.lines
-        )
+        went_out = sum(record.ending == "went_out" for record in state.deal_results)
         return (("knocks", knocks), ("went out", went_out))
 
 

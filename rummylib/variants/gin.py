@@ -372,7 +372,8 @@ class GinRummy(Variant[GinDetail]):
         """The upcard joins the hand; the draw phase counts it (the cap draws the deal)."""
         takes = state.detail.upcard_takes + (state.phase is _DRAW)
         if takes == MAX_UPCARD_TAKES:
-            return self._end(state, f"the upcard was taken {MAX_UPCARD_TAKES} times: a draw")
+            why = f"the upcard was taken {MAX_UPCARD_TAKES} times: a draw"
+            return self._end(state, why, "void")
         # The engine's take of the top card (gin takes one: refuse_take_discard), made with the
         # new detail in one copy of the state rather than two.
         pile = state.discard_pile
@@ -410,7 +411,7 @@ class GinRummy(Variant[GinDetail]):
         threw_back = discard.get("discard_pile", state.discard_pile)[-1] == detail.taken
         if threw_back and detail.threw_back:
             why = "both players threw back the upcard they took: a draw"
-            return self._end(state.replace(**discard), why)
+            return self._end(state.replace(**discard), why, "void")
         if detail.taken is not None or detail.threw_back:  # else the copy would be the same
             detail = evolve(detail, taken=None, threw_back=threw_back)
         # The engine's next_turn, or the wall: the other player's turn (two players, both in).
@@ -438,7 +439,7 @@ class GinRummy(Variant[GinDetail]):
             return self._to(state, other, phase, detail=detail)
         if phase is GinPhase.WALL:
             why = f"the stock is down to {WALL} cards and {player_name(action.player)} passed"
-            return self._end(state, f"{why}: a draw")
+            return self._end(state, f"{why}: a draw", "void")
         if phase is GinPhase.KNOCKER_MELDS:
             after = GinPhase.LAYOFF if state.hands[action.player] else GinPhase.DEFENDER_MELDS
             return self._to(state, other, after)
@@ -455,21 +456,25 @@ class GinRummy(Variant[GinDetail]):
         defender = 1 - knocker
         mine, theirs = (hand_points(state.hands[p], POINTS) for p in (knocker, defender))
         margin, name = theirs - mine, player_name(knocker)
+        knocked = f"{name} knocked with {mine} against {theirs}"
         if mine == 0:
             winner, bonus, ended_by = knocker, ("gin bonus", self.gin_bonus), f"{name} went gin"
+            ending = "gin"
         elif margin > 0:
-            winner, bonus, ended_by = knocker, None, f"{name} knocked with {mine} against {theirs}"
+            winner, bonus, ended_by, ending = knocker, None, knocked, "knock"
         elif margin < 0 or self.undercut_on_tie:
             winner, bonus = defender, ("undercut bonus", self.undercut_bonus)
-            ended_by = f"{name} knocked with {mine} against {theirs} and was undercut"
+            ended_by, ending = f"{knocked} and was undercut", "undercut"
         else:
-            return self._end(state, f"{name} knocked with {mine} against {mine}: a tie")
+            return self._end(state, f"{knocked}: a tie", "tie")
         lines = [ScoreLine(player=winner, points=abs(margin), reason="deadwood difference")]
         if bonus is not None:
             lines.append(ScoreLine(player=winner, points=bonus[1], reason=bonus[0]))
-        return self._end(state, ended_by, winner, *(line for line in lines if line.points))
+        return self._end(state, ended_by, ending, winner, *(line for line in lines if line.points))
 
-    def _end(self, state: State, why: str, winner: int | None = None, *lines: ScoreLine) -> State:
+    def _end(
+        self, state: State, why: str, ending: str, winner: int | None = None, *lines: ScoreLine
+    ) -> State:
         """Record the deal (the lines are the winner's); end the match or deal again."""
         points = [0, 0]
         if winner is not None:
@@ -478,10 +483,10 @@ class GinRummy(Variant[GinDetail]):
             if winner is not None:
                 mirror = [attrs.evolve(ln, player=1 - winner, points=-ln.points) for ln in lines]
                 lines, points[1 - winner] = (*lines, *mirror), -points[winner]
-            state = self.record_deal(state, points, ended_by=why, lines=lines)
+            state = self.record_deal(state, points, ended_by=why, ending=ending, lines=lines)
             best = max(state.scores)
             return self.end_match(state, [p for p in (0, 1) if state.scores[p] == best])
-        state = self.record_deal(state, points, ended_by=why, lines=lines)
+        state = self.record_deal(state, points, ended_by=why, ending=ending, lines=lines)
         if winner is not None and state.scores[winner] >= self.target_score:
             return self._game_over(state, winner)
         dealer = state.dealer if winner is None else 1 - winner
@@ -530,8 +535,7 @@ class GinRummy(Variant[GinDetail]):
 
     def match_statistics(self, state: State) -> tuple[tuple[str, int], ...]:
         """Knocks (gins included), gins and undercuts so far."""
-        ends = [deal.ended_by for deal in state.deal_results]
-        gins = sum(end.endswith(" went gin") for end in ends)
-        knocks = gins + sum(" knocked " in end for end in ends)
-        undercuts = sum(end.endswith(" undercut") for end in ends)
+        ends = [deal.ending for deal in state.deal_results]
+        gins, undercuts = ends.count("gin"), ends.count("undercut")
+        knocks = gins + undercuts + ends.count("knock") + ends.count("tie")
         return (("knocks", knocks), ("gins", gins), ("undercuts", undercuts))

@@ -909,7 +909,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
                 shuffle_count=state.shuffle_count + 1,
             )
         points = (0,) * state.player_count
-        state = self.record_deal(state, points, ended_by="void: the stock ran out")
+        state = self.record_deal(state, points, ended_by="void: the stock ran out", ending="void")
         return self._deal(state, state.dealer, state.deal_number, state.multiplier, redeal=True)
 
     def _answer_frish(self, state: State, player: int, *, accept: bool) -> State:
@@ -981,7 +981,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             reason = f"{left} points {how} x{state.multiplier}"
             lines.append(ScoreLine(player=player, points=points[player], reason=reason))
         ended_by = f"{player_name(declarer)} declared rummy"
-        state = self.record_deal(state, points, lines=lines, ended_by=ended_by)
+        state = self.record_deal(state, points, lines=lines, ended_by=ended_by, ending="declared")
         return self._after_deal(state)
 
     def _after_deal(self, state: State) -> State:

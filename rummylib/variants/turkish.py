@@ -315,7 +315,9 @@ class Turkish500(Variant[TurkishDetail]):
                 f"dealt hands of {names} tie with leftovers worth {best}: nobody scores, "
                 f"the pool of {state.pot} carries over and the deal is dealt again"
             )
-            state = self.record_deal(state, (0,) * state.player_count, ended_by=ended_by)
+            state = self.record_deal(
+                state, (0,) * state.player_count, ended_by=ended_by, ending="redeal"
+            )
 
     def _dealt_hands(self, state: State) -> list[_Shown]:
         """Who can go out with the dealt hand: (player, leftover value, melds, leftover card)."""
@@ -350,7 +352,12 @@ class Turkish500(Variant[TurkishDetail]):
             hands[player] = ()
             state = state.replace(hands=tuple(hands), discard_pile=(*state.discard_pile, leftover))
         ended_by = f"{player_name(player)} went out with the dealt hand"
-        return self._score_deal(state.replace(phase=Phase.PLAY), went_out=player, ended_by=ended_by)
+        return self._score_deal(
+            state.replace(phase=Phase.PLAY),
+            went_out=player,
+            ended_by=ended_by,
+            ending="went_out_dealt_hand",
+        )
 
     # -- legality -----------------------------------------------------------------------------
 
@@ -546,32 +553,39 @@ class Turkish500(Variant[TurkishDetail]):
     def _after_meld(self, state: State, player: int) -> State:
         if state.hands[player]:
             return state
-        return self._end_deal(state, went_out=player, ended_by=f"{player_name(player)} went out")
+        return self._end_deal(
+            state, went_out=player, ended_by=f"{player_name(player)} went out", ending="went_out"
+        )
 
     def end_turn(self, state: State, player: int) -> State:
         """After a discard: out, the go-around limit (3.8), the next turn, the stock (3.8)."""
         if not state.hands[player]:
             return self._end_deal(
-                state, went_out=player, ended_by=f"{player_name(player)} went out"
+                state,
+                went_out=player,
+                ended_by=f"{player_name(player)} went out",
+                ending="went_out",
             )
         turn_index = state.detail.turn_index + 1
         limit = self.max_go_arounds
         if limit is not None and turn_index >= limit * len(state.players_in):
             rounds = "go-around" if limit == 1 else "go-arounds"
-            return self._end_deal(state, went_out=None, ended_by=f"{limit} {rounds} played")
+            return self._end_deal(
+                state, went_out=None, ended_by=f"{limit} {rounds} played", ending="round_limit"
+            )
         detail = attrs.evolve(state.detail, turn_index=turn_index, must_meld=None)
         state = self.next_turn(state, player, detail=detail)
         upcoming = state.to_act[0]
         if not state.stock and not self.legal_actions(state, upcoming):
             ended_by = f"the stock ran out and {player_name(upcoming)} cannot draw"
-            return self._end_deal(state, went_out=None, ended_by=ended_by)
+            return self._end_deal(state, went_out=None, ended_by=ended_by, ending="stock_out")
         return state
 
     # -- scoring ------------------------------------------------------------------------------
 
-    def _end_deal(self, state: State, *, went_out: int | None, ended_by: str) -> State:
+    def _end_deal(self, state: State, *, went_out: int | None, ended_by: str, ending: str) -> State:
         """Score the deal, then deal the next one unless the match is over."""
-        state = self._score_deal(state, went_out=went_out, ended_by=ended_by)
+        state = self._score_deal(state, went_out=went_out, ended_by=ended_by, ending=ending)
         if state.is_over:
             return state
         state = state.replace(pot=state.pot + self.deal_pool)
@@ -581,7 +595,9 @@ class Turkish500(Variant[TurkishDetail]):
         """R6: the deal passes to the left after every deal."""
         return next_player(state.players_in, state.dealer)
 
-    def _score_deal(self, state: State, *, went_out: int | None, ended_by: str) -> State:
+    def _score_deal(
+        self, state: State, *, went_out: int | None, ended_by: str, ending: str
+    ) -> State:
         """Rules 3.10–3.11 (and 3.14 for cutthroat): score the deal; end the match if due."""
         players_in = state.players_in
         own = {player: self._player_lines(state, player) for player in players_in}
@@ -620,7 +636,9 @@ class Turkish500(Variant[TurkishDetail]):
         points = [0] * state.player_count
         for line in lines:
             points[line.player] += line.points
-        state = self.record_deal(state, points, lines=lines, ended_by=ended_by, pot=pot)
+        state = self.record_deal(
+            state, points, lines=lines, ended_by=ended_by, ending=ending, pot=pot
+        )
         scores = state.scores
         top = max(scores[player] for player in players_in)
         if top >= self.target_score or (
@@ -705,11 +723,8 @@ class Turkish500(Variant[TurkishDetail]):
         """Deals ended by going out, and those gone out with the dealt hand (3.12)."""
         went_out = dealt_hand = 0
         for record in state.deal_results:
-            if record.ended_by.endswith(" went out with the dealt hand"):
-                dealt_hand += 1
-                went_out += 1
-            elif record.ended_by.endswith(" went out"):
-                went_out += 1
+            dealt_hand += record.ending == "went_out_dealt_hand"
+            went_out += record.ending in {"went_out", "went_out_dealt_hand"}
         return (("went out", went_out), ("went out with the dealt hand", dealt_hand))
 
 

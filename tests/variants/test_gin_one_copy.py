@@ -38,7 +38,7 @@ def rules_turn_end(variant: GinRummy, state: State, player: int) -> State:
     detail = state.detail
     threw_back = state.discard_pile[-1] == detail.taken
     if threw_back and detail.threw_back:
-        return variant._end(state, "both players threw back the upcard they took: a draw")
+        return variant._end(state, "both players threw back the upcard they took: a draw", "void")
     detail = attrs.evolve(detail, taken=None, threw_back=threw_back)
     if len(state.stock) == WALL:
         other = 1 - player
@@ -62,7 +62,7 @@ def two_copy_take(variant: GinRummy, state: State, action: TakeDiscard) -> State
     """The engine's take of the upcard, then gin's count of it in a second copy."""
     takes = state.detail.upcard_takes + (state.phase is Phase.DRAW)
     if takes == MAX_UPCARD_TAKES:
-        return variant._end(state, f"the upcard was taken {MAX_UPCARD_TAKES} times: a draw")
+        return variant._end(state, f"the upcard was taken {MAX_UPCARD_TAKES} times: a draw", "void")
     detail = attrs.evolve(state.detail, upcard_takes=takes, taken=state.discard_pile[-1])
     taken: State = Variant.apply_take_discard(variant, state, action)
     return taken.replace(detail=detail)

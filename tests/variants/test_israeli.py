@@ -739,7 +739,7 @@ def test_rule_1_24_void_deal_option() -> None:
     state = _short_stock(game([P0_RUMMY, P1_HAND], stock="Ks", on_stock_exhausted="void_deal"))
     state = play(state, DrawStock(player=0), discard(0, "Ks"))
     assert state.deal_results == (
-        DealResult(deal_number=1, points=(0, 0), ended_by="void: the stock ran out"),
+        DealResult(deal_number=1, points=(0, 0), ended_by="void: the stock ran out", ending="void"),
     )
     # Nobody scores; the same dealer (p2) deals the same deal again.
     assert (state.scores, state.deal_number, state.dealer) == ((0, 0), 1, 1)

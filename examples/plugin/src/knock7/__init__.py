@@ -121,9 +121,8 @@ class KnockSeven(Variant[None]):
         points = [self.fold_penalty] * state.player_count
         points[folder] = -self.fold_penalty * others
         lines = [ScoreLine(player=folder, points=points[folder], reason="folded")]
-        state = self.record_deal(
-            state, points, lines=lines, ended_by=f"{player_name(folder)} folded"
-        )
+        ended_by = f"{player_name(folder)} folded"
+        state = self.record_deal(state, points, lines=lines, ended_by=ended_by, ending="fold")
         winners = [player for player in range(state.player_count) if player != folder]
         return self.end_match(state, winners)
 
@@ -143,7 +142,8 @@ class KnockSeven(Variant[None]):
             winners.append(winner)
             lines.append(ScoreLine(player=winner, points=points[winner], reason="lowest deadwood"))
         ended = "the stock ran out" if knocker is None else f"{player_name(knocker)} knocked"
-        state = self.record_deal(state, points, lines=lines, ended_by=ended)
+        ending = "stock_out" if knocker is None else "knock"
+        state = self.record_deal(state, points, lines=lines, ended_by=ended, ending=ending)
         return self.end_match(state, winners)
 
     def greedy_action(self, observation: Observation) -> Action | None:
