@@ -133,7 +133,7 @@ class Session:
 
     def _melds_shown(self, command: str) -> None:
         """Each meld of a command in green if it is a meld at this table, else red and why."""
-        rules = self.state.variant.meld_rules
+        rules = self.state.meld_rules
         for part in command.split("|")[1:]:
             text = part.strip()
             if not text:
@@ -212,7 +212,7 @@ class Session:
     def _check(self, rest: str) -> None:
         try:
             cards = parse_cards(rest)
-            meld = Meld.from_cards(cards, self.state.variant.meld_rules)
+            meld = Meld.from_cards(cards, self.state.meld_rules)
         except RummyError as error:
             self.say(str(error), "red")
             return
@@ -238,7 +238,7 @@ class Session:
         try:
             item = parse_line(
                 f"p{PERSON + 1} {text}",
-                rules=self.state.variant.meld_rules,
+                rules=self.state.meld_rules,
                 players=self.state.player_count,
             )
         except RummyError as error:  # the message quotes the line as the record reads it

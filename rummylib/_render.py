@@ -77,7 +77,8 @@ def render(state: GameState) -> str:
     """The whole state as text for the host: the turn, every hand, the piles and the table.
 
     A line is left out where it would say nothing: the multiplier and the pot when they are
-    1 and 0, an empty discard pile (Carousel has none), and the open card where there is none.
+    1 and 0, an empty discard pile (Carousel has none), the open card where there is none,
+    and the cards set aside face up or down where there are none.
 
     Args:
         state: the state to show.
@@ -95,6 +96,10 @@ def render(state: GameState) -> str:
         lines.append(f"discard pile: {_count(len(pile), 'card')}, top {pile[-1]}")
     if state.open_card is not None:
         lines.append(f"open card: {state.open_card}")
+    if state.aside:
+        lines.append(f"set aside face up: {format_cards(state.aside)}")
+    if state.hidden:
+        lines.append(f"set aside face down: {_count(len(state.hidden), 'card')}")
     if state.table:
         lines.append("table:")
         lines.extend(f"  {index}: {meld}" for index, meld in enumerate(state.table))

@@ -121,17 +121,17 @@ class GreedyBot:
         variant = observation.variant
         best = arrange(
             hand,
-            variant.meld_rules,
+            observation.meld_rules,
             variant.card_points,
             discard=True,
-            can_discard=variant.may_ever_discard,
+            can_discard=lambda card: variant.may_ever_discard(card, observation),
         )
         return best.deadwood_points
 
     def _draw(self, observation: Observation, actions: Sequence[Action]) -> Action:
         variant = observation.variant
         hand = observation.hand
-        now = arrange(hand, variant.meld_rules, variant.card_points).deadwood_points
+        now = arrange(hand, observation.meld_rules, variant.card_points).deadwood_points
         best: tuple[int, Action] | None = None
         for action in actions:
             card = (
@@ -150,7 +150,7 @@ class GreedyBot:
         """Lay down a meld of the best arrangement (the most points), else lay off deadwood."""
         variant = observation.variant
         points = variant.card_points
-        best = arrange(observation.hand, variant.meld_rules, points)
+        best = arrange(observation.hand, observation.meld_rules, points)
         wanted = [Counter(meld.cards) for meld in best.melds]
         lay_downs = [
             action
@@ -170,7 +170,7 @@ class GreedyBot:
         allowed = {action.card: action for action in actions if isinstance(action, Discard)}
         best = arrange(
             observation.hand,
-            variant.meld_rules,
+            observation.meld_rules,
             variant.card_points,
             discard=True,
             can_discard=allowed.__contains__,

@@ -441,6 +441,9 @@ class Variant(Generic[D]):
             "hands": hands,
             "discard_pile": (),
             "open_card": None,
+            "aside": (),
+            "hidden": (),
+            "meld_rules": None,
             "table": (),
             "deal_number": deal_number,
             "dealer": dealer,
@@ -448,7 +451,17 @@ class Variant(Generic[D]):
         }
         fields.update(self.turn_up(rest))
         fields.update(changes)
-        return state.replace(**fields)
+        return self.after_deal(state.replace(**fields))
+
+    def after_deal(self, state: GameState[D]) -> GameState[D]:
+        """The state of a deal just dealt and turned up; a variant records its per-deal facts.
+
+        The default changes nothing. A variant with a wild rank per deal sets the deal's
+        rules here (``state.replace(meld_rules=...)``, read as
+        :attr:`GameState.meld_rules <rummylib.state.GameState.meld_rules>`), a variant with
+        a fact of the deal puts it in its detail.
+        """
+        return state
 
     def next_turn(self, state: GameState[D], after: int, **changes: Any) -> GameState[D]:
         """The next player's turn (after ``after``), in the first phase of a turn."""
@@ -647,13 +660,13 @@ class Variant(Generic[D]):
         return self.next_turn(state, player)
 
     def refuse_lay_down(self, state: GameState[D], action: LayDown) -> str | None:
-        """At least one meld, each legal under :attr:`meld_rules`, of cards in the hand."""
+        """At least one meld, each legal under the deal's meld rules, of cards in the hand."""
         if not action.melds:
             return "lay down at least one meld"
         laid: Counter[Card] = Counter()
         for meld in action.melds:
             try:
-                meld.check(self.meld_rules)
+                meld.check(state.meld_rules)
             except InvalidMeldError as error:
                 return f"cannot lay down {meld}: {meld_reason(error)}"
             laid.update(meld.cards)
@@ -667,7 +680,7 @@ class Variant(Generic[D]):
         """Each single meld the hand holds (:func:`~rummylib.melds.find_melds`)."""
         return [
             LayDown(player=player, melds=(meld,))
-            for meld in find_melds(state.hands[player], self.meld_rules)
+            for meld in find_melds(state.hands[player], state.meld_rules)
         ]
 
     def apply_lay_down(self, state: GameState[D], action: LayDown) -> GameState[D]:
@@ -691,7 +704,7 @@ class Variant(Generic[D]):
         index = action.meld_index
         if not 0 <= index < len(state.table):
             return f"there is no meld {index} on the table (it holds {len(state.table)})"
-        way = lay_off_way(state.table[index], action, self.meld_rules)
+        way = lay_off_way(state.table[index], action, state.meld_rules)
         return way if isinstance(way, str) else None
 
     def candidates_lay_off(self, state: GameState[D], player: int) -> Iterable[Action]:
@@ -701,7 +714,7 @@ class Variant(Generic[D]):
         card order) are asked about it.
         """
         hand = state.hands[player]
-        rules = self.meld_rules
+        rules = state.meld_rules
         return [
             lay_off
             for index, meld in enumerate(state.table)
@@ -712,7 +725,7 @@ class Variant(Generic[D]):
 
     def apply_lay_off(self, state: GameState[D], action: LayOff) -> GameState[D]:
         """The card joins the table meld."""
-        way = lay_off_way(state.table[action.meld_index], action, self.meld_rules)
+        way = lay_off_way(state.table[action.meld_index], action, state.meld_rules)
         assert not isinstance(way, str)  # verified
         table = list(state.table)
         table[action.meld_index] = way.meld
@@ -754,11 +767,13 @@ class Variant(Generic[D]):
             return observation.discard_top
         return None
 
-    def may_ever_discard(self, card: Card) -> bool:
+    def may_ever_discard(self, card: Card, observation: Observation | None = None) -> bool:
         """Whether ``card`` can ever be a discard at this table (``True``, the default).
 
         For bots weighing a card they might take: a card the rules never let go of (an
-        Israeli joker) is planned around, not thrown.
+        Israeli joker) is planned around, not thrown. ``observation`` is the asking player's
+        view where there is one (a rule of the deal may depend on it); ``None`` asks about
+        the table's rules alone.
         """
         return True
 

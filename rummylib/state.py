@@ -27,7 +27,7 @@ from rummylib.actions import Action, PlayerAction, action_classes, canonical_act
 from rummylib.cards import Card, format_cards, parse_cards
 from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant, player_name
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
-from rummylib.melds import Meld
+from rummylib.melds import Meld, MeldRules
 from rummylib.registry import get_variant, with_settings
 from rummylib.scoring import DealResult, MatchResult
 from rummylib.views import Observation, observe
@@ -116,6 +116,7 @@ class MatchInfo:
     dealer: int = 0
     multiplier: int = 1
     pot: int = 0
+    meld_rules: MeldRules | None = None
     deal_results: tuple[DealResult, ...] = ()
     result: MatchResult | None = None
     shuffle_count: int = 0
@@ -141,6 +142,10 @@ class GameState(Generic[D]):
         stock: the stock, top card first.
         discard_pile: the discard pile, top card last.
         open_card: the Israeli open card while it can be taken or lies dead, else ``None``.
+        aside: cards set aside face up for the deal, out of play, seen by every player (the
+            Indian wild card).
+        hidden: cards set aside face down, seen by nobody (a dropped hand, a finishing card):
+            counted among the match's cards, never shown in an observation.
         table: the melds on the table.
         log: every action applied in the match, host events included, as a persistent
             list (each state shares its predecessor's); read it as :attr:`history`.
@@ -155,6 +160,8 @@ class GameState(Generic[D]):
     stock: tuple[Card, ...] = ()
     discard_pile: tuple[Card, ...] = ()
     open_card: Card | None = None
+    aside: tuple[Card, ...] = ()
+    hidden: tuple[Card, ...] = ()
     table: tuple[Meld, ...] = ()
     log: ActionLog | None = attrs.field(
         default=None, eq=attrs.cmp_using(eq=_same_log), hash=False, repr=False
@@ -223,6 +230,18 @@ class GameState(Generic[D]):
     def pot(self) -> int:
         """The money in the pot."""
         return self.match.pot
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        """The meld rules in force for the current deal.
+
+        The variant's :attr:`~rummylib.engine.Variant.meld_rules` unless its
+        :meth:`~rummylib.engine.Variant.after_deal` set rules for the deal (a wild rank).
+
+        >>> new_game("rummy101", players=2, seed=5).meld_rules.joker_beside_ace
+        False
+        """
+        return self.match.meld_rules or self.match.variant.meld_rules
 
     @property
     def deal_results(self) -> tuple[DealResult, ...]:
@@ -409,7 +428,9 @@ class GameState(Generic[D]):
         return new
 
     def all_cards(self) -> Counter[Card]:
-        """Every card in the match, wherever it is (hands, stock, pile, open card, table).
+        """Every card in the match, wherever it is: hands, stock, pile, open card, table.
+
+        The cards set aside face up or face down count too.
 
         >>> new_game("rummy101", players=4, seed=2).all_cards().total()
         108
@@ -420,6 +441,8 @@ class GameState(Generic[D]):
         cards.update(self.discard_pile)
         if self.open_card is not None:
             cards[self.open_card] += 1
+        cards.update(self.aside)
+        cards.update(self.hidden)
         for meld in self.table:
             cards.update(meld.cards)
         return cards

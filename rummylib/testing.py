@@ -131,7 +131,10 @@ def assert_consistent_observation(state: GameState, player: int, observation: Ob
         "hand_sizes": tuple(len(hand) for hand in state.hands),
         "stock_size": len(state.stock),
         "discard_pile": state.discard_pile,
+        "aside": state.aside,
+        "hidden_count": len(state.hidden),
         "table": state.table,
+        "meld_rules": state.meld_rules,
         "scores": state.scores,
         "players_in": state.players_in,
         "phase": state.phase,
@@ -152,15 +155,16 @@ def assert_consistent_observation(state: GameState, player: int, observation: Ob
 def hide_from(state: GameState, player: int, rng: random.Random) -> GameState:
     """The same state except what ``player`` may not see: others' hands, the stock, the seed.
 
-    The cards in the other hands and the stock are shuffled together and dealt back in the
-    same numbers; the seed changes. An observation by ``player`` must not tell the two apart.
+    The cards in the other hands, the stock and the cards set aside face down are shuffled
+    together and dealt back in the same numbers; the seed changes. An observation by
+    ``player`` must not tell the two apart.
 
     >>> state = new_game("rummy101", players=3, seed=3)
     >>> twin = hide_from(state, 0, random.Random(1))
     >>> twin.hands[0] == state.hands[0], twin.hands[1] == state.hands[1], twin == state
     (True, False, False)
     """
-    hidden = list(state.stock)
+    hidden = [*state.stock, *state.hidden]
     for seat, hand in enumerate(state.hands):
         if seat != player:
             hidden += hand
@@ -172,7 +176,9 @@ def hide_from(state: GameState, player: int, rng: random.Random) -> GameState:
         else:
             hands.append(tuple(hidden[: len(hand)]))
             hidden = hidden[len(hand) :]
-    return state.replace(hands=tuple(hands), stock=tuple(hidden), seed=state.seed + 1)
+    face_down = tuple(hidden[: len(state.hidden)])
+    stock = tuple(hidden[len(state.hidden) :])
+    return state.replace(hands=tuple(hands), stock=stock, hidden=face_down, seed=state.seed + 1)
 
 
 def assert_no_leak(state: GameState, player: int, *, seed: int = 0) -> None:

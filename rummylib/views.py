@@ -22,7 +22,7 @@ from rummylib.actions import Action
 from rummylib.cards import Card
 from rummylib.engine import PhaseBase, Variant, player_name
 from rummylib.errors import IllegalActionError, shorten
-from rummylib.melds import Meld
+from rummylib.melds import Meld, MeldRules
 
 if TYPE_CHECKING:
     from rummylib.state import GameState
@@ -46,6 +46,8 @@ class Observation:
         stock_size: how many cards the stock holds (never their order).
         discard_pile: the discard pile, top card last (every card in it was shown face up).
         open_card: the Israeli open card while it lies face up, else ``None``.
+        aside: the cards set aside face up for the deal (the Indian wild card).
+        hidden_count: how many cards lie face down out of play (their faces are never shown).
         table: the melds on the table.
         scores: match totals.
         players_in: players still in the match.
@@ -57,6 +59,7 @@ class Observation:
         multiplier: the deal multiplier.
         pot: the money in the pot.
         legal_actions: this player's legal actions now.
+        meld_rules: the meld rules in force for the deal.
         public: variant-specific public facts, as (name, value) pairs.
     """
 
@@ -67,6 +70,8 @@ class Observation:
     stock_size: int
     discard_pile: tuple[Card, ...]
     open_card: Card | None
+    aside: tuple[Card, ...]
+    hidden_count: int
     table: tuple[Meld, ...]
     scores: tuple[int, ...]
     players_in: tuple[int, ...]
@@ -78,6 +83,7 @@ class Observation:
     multiplier: int
     pot: int
     legal_actions: tuple[Action, ...]
+    meld_rules: MeldRules
     public: tuple[tuple[str, object], ...] = ()
 
     @property
@@ -123,6 +129,8 @@ def observe(state: GameState, player: int) -> Observation:
             "stock_size": len(state.stock),
             "discard_pile": state.discard_pile,
             "open_card": state.open_card,
+            "aside": state.aside,
+            "hidden_count": len(state.hidden),
             "table": state.table,
             "scores": match.scores,
             "players_in": match.players_in,
@@ -134,6 +142,7 @@ def observe(state: GameState, player: int) -> Observation:
             "multiplier": match.multiplier,
             "pot": match.pot,
             "legal_actions": state.legal_actions(player),
+            "meld_rules": state.meld_rules,
             "public": match.variant.public_info(state, player),
         },
     )

@@ -9,8 +9,12 @@ that reproduces a failure. Neither has a deadline: timings on shared machines ar
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import settings
+
+from rummylib.registry import _REGISTRY
 
 # --doctest-modules would also import this file as a test module named ``conftest``, which
 # clashes with the other conftest.py files (the repository root has one): it has no doctests.
@@ -36,3 +40,14 @@ def _profile_name() -> str:
 
 
 settings.load_profile(_profile_name())
+
+
+@pytest.fixture
+def registry_restored() -> Iterator[None]:
+    """Undo what a test registers in the global variant registry (other tests list it)."""
+    classes, folded = dict(_REGISTRY._classes), dict(_REGISTRY._folded)
+    yield
+    _REGISTRY._classes.clear()
+    _REGISTRY._classes.update(classes)
+    _REGISTRY._folded.clear()
+    _REGISTRY._folded.update(folded)

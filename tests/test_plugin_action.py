@@ -240,6 +240,7 @@ def test_a_class_with_a_card_and_a_flag_round_trips_and_unregisters() -> None:
         unregister_action(DrawStock)
 
 
+@pytest.mark.usefixtures("registry_restored")
 def test_a_variant_that_allows_an_unregistered_class_is_refused_at_registration() -> None:
     from rummylib.engine import Phase  # noqa: PLC0415
     from rummylib.registry import register_variant  # noqa: PLC0415

@@ -13,7 +13,6 @@ import re
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
@@ -23,7 +22,7 @@ import pytest
 from rummylib import ConfigurationError, UnknownVariantError, get_variant, new_game, registry
 from rummylib.bots import RandomBot, play
 from rummylib.cli import main
-from rummylib.registry import _REGISTRY, VARIANTS, PluginWarning, _Registry, register_variant
+from rummylib.registry import VARIANTS, PluginWarning, _Registry, register_variant
 from rummylib.variants import VARIANTS as VARIANTS_FROM_VARIANTS
 from rummylib.variants import Rummy101
 
@@ -131,18 +130,7 @@ def test_a_bad_plugin_is_left_out_with_a_warning_naming_its_entry_point(
     assert re.search(message, str(caught[0].message))
 
 
-@pytest.fixture
-def _registry_restored() -> Iterator[None]:
-    """Undo what a test registers in the global registry."""
-    classes, folded = dict(_REGISTRY._classes), dict(_REGISTRY._folded)
-    yield
-    _REGISTRY._classes.clear()
-    _REGISTRY._classes.update(classes)
-    _REGISTRY._folded.clear()
-    _REGISTRY._folded.update(folded)
-
-
-@pytest.mark.usefixtures("_registry_restored")
+@pytest.mark.usefixtures("registry_restored")
 def test_register_variant_adds_a_class_and_refuses_clashes() -> None:
     @attrs.frozen(kw_only=True)
     class Rummy131(Rummy101):
@@ -176,7 +164,7 @@ def _code_block_after(page: Path, heading: str) -> str:
     return textwrap.dedent(block.group(1))
 
 
-@pytest.mark.usefixtures("_registry_restored")
+@pytest.mark.usefixtures("registry_restored")
 def test_the_add_a_variant_page_s_subclass_keeps_the_setting_checked() -> None:
     page = Path(__file__).resolve().parent.parent / "docs" / "howto" / "add-a-variant.rst"
     exec(_code_block_after(page, "Without a package"), {})

@@ -151,7 +151,13 @@ ENDINGS = {
     "gin": {"gin", "knock", "undercut", "tie", "void"},
     "turkish500": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
     "turkish300": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
-    "turkish500_cutthroat": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
+    "turkish500_cutthroat": {
+        "went_out",
+        "went_out_dealt_hand",
+        "round_limit",
+        "stock_out",
+        "redeal",
+    },
     "rummy500": {"went_out", "went_out_dealt_hand", "round_limit", "stock_out", "redeal"},
     "knock7": {"knock", "fold", "stock_out"},
 }

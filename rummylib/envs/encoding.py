@@ -512,7 +512,7 @@ class ActionTable:
         variant, hand = self.variant, state.hands[player]
         if not hand:  # all laid down already (a gin knocker's): nothing to lay down
             return None
-        rules, points = variant.meld_rules, variant.card_points
+        rules, points = state.meld_rules, variant.card_points
         tried: list[tuple[Meld, ...]] = []
         for keep in (False, True):
             melds = arrange(
@@ -532,7 +532,7 @@ class ActionTable:
             play = best_play(
                 state.table,
                 state.hands[player],
-                variant.meld_rules,
+                state.meld_rules,
                 objective=objective,
                 points=variant.card_points,
                 replacement=_replacement(variant),

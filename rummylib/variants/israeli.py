@@ -1136,7 +1136,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             ("autoplayed", detail.autoplayed),
         )
 
-    def may_ever_discard(self, card: Card) -> bool:
+    def may_ever_discard(self, card: Card, observation: Observation | None = None) -> bool:
         """Rule 1.9: a joker is never discarded."""
         return not card.is_joker
 
