@@ -78,7 +78,8 @@ def render(state: GameState) -> str:
 
     A line is left out where it would say nothing: the multiplier and the pot when they are
     1 and 0, an empty discard pile (Carousel has none), the open card where there is none,
-    and the cards set aside face up or down where there are none.
+    and the cards set aside face up or down where there are none. The last line holds the
+    variant's public facts (:meth:`~rummylib.engine.Variant.public_info`), where it has any.
 
     Args:
         state: the state to show.
@@ -105,4 +106,7 @@ def render(state: GameState) -> str:
         lines.extend(f"  {index}: {meld}" for index, meld in enumerate(state.table))
     else:
         lines.append("table: no melds")
+    facts = state.variant.public_info(state, state.to_act[0] if state.to_act else 0).lines()
+    if facts:
+        lines.append("facts: " + "; ".join(facts))
     return "\n".join(lines)

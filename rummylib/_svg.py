@@ -601,7 +601,13 @@ class _TableLike(Protocol):
     def deal_number(self) -> int: ...
 
 
+class _FactsLike(Protocol):
+    def lines(self) -> list[str]: ...
+
+
 class _ObservationLike(_TableLike, Protocol):
+    @property
+    def public(self) -> _FactsLike: ...
     @property
     def player(self) -> int: ...
     @property
@@ -758,6 +764,7 @@ def observation(seen: _ObservationLike) -> str:
         _Section(f"p{me + 1}'s view — {status}", tuple(player_blocks)),
         _Section("", tuple(middle)),
         _Section("table", _meld_blocks(table_melds), "no melds on the table"),
+        *_facts_section(seen.public.lines()),
         _Section(
             f"{mine}, {len(hand)} cards in hand",
             (_Block("", _faces(hand), group_label="hand"),) if hand else (),
@@ -773,6 +780,11 @@ def observation(seen: _ObservationLike) -> str:
         f"Table: {_melds_spoken(table_melds) or 'empty'}. " + ". ".join(middle_spoken + spoken)
     )
     return _picture(sections, title, label, "observation")
+
+
+def _facts_section(facts: Sequence[str]) -> tuple[_Section, ...]:
+    """The variant's public facts as one section of text, or none where it has none."""
+    return (_Section("facts", (), "; ".join(facts)),) if facts else ()
 
 
 def host_view(state: _StateLike) -> str:

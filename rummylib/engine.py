@@ -30,7 +30,7 @@ import enum
 import functools
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, cast
 
 import attrs
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Phase",
     "PhaseBase",
+    "PublicInfo",
     "TurnClock",
     "Variant",
     "add_phase_source",
@@ -201,6 +202,71 @@ def lists_legal(function: _F) -> _F:
     """
     function.lists_legal = True  # type: ignore[attr-defined]
     return function
+
+
+@attrs.frozen(kw_only=True)
+class PublicInfo:
+    """A variant's own public facts: what every player may see beyond the cards.
+
+    A variant subclasses it with its fields (frozen, keyword-only) and returns one from
+    :meth:`Variant.public_info`; :attr:`Observation.public <rummylib.views.Observation.public>`
+    holds it, and the text views and pictures show its fields. Iterating gives
+    ``(name, value)`` pairs in field order, so ``dict(observation.public)`` reads it by name.
+    This base record has no fields.
+
+    >>> @attrs.frozen(kw_only=True)
+    ... class Facts(PublicInfo):
+    ...     draws: int = 0
+    ...     knocker: int | None = attrs.field(default=None, metadata={"seats": True})
+    >>> facts = Facts(draws=2, knocker=0)
+    >>> dict(facts), facts.lines()
+    ({'draws': 2, 'knocker': 0}, ['draws: 2', 'knocker: p1'])
+    >>> Facts().lines(), Facts().lines(every=True)  # seat 0 is p1, never nothing
+    ([], ['draws: 0', 'knocker: -'])
+    """
+
+    def __iter__(self) -> Iterator[tuple[str, object]]:
+        for field in attrs.fields(type(self)):
+            yield field.name, getattr(self, field.name)
+
+    def lines(self, *, every: bool = False) -> list[str]:
+        """The facts as ``name: value`` lines for a text view.
+
+        A fact that says nothing (``None``, empty, zero, all zeros, ``False``) is left out
+        unless ``every``. A field declared with ``metadata={"seats": True}`` holds seat
+        numbers (a seat, or a collection of seats), written ``p1``, ``p2`` as in all text.
+        """
+        return [
+            f"{field.name.replace('_', ' ')}: "
+            f"{_fact_text(value, seats=bool(field.metadata.get('seats')))}"
+            for field in attrs.fields(type(self))
+            for value in (getattr(self, field.name),)
+            if every or not _says_nothing(value, seats=bool(field.metadata.get("seats")))
+        ]
+
+
+def _says_nothing(value: object, *, seats: bool) -> bool:
+    if value is None or value is False:
+        return True
+    if isinstance(value, tuple | list | frozenset | set):
+        return not value if seats else all(item == 0 for item in value)
+    return value == 0 and not seats
+
+
+def _fact_text(value: object, *, seats: bool) -> str:
+    if value is None or value == ():
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and seats:
+        return player_name(value)
+    if isinstance(value, tuple | list | frozenset | set):
+        items = sorted(value, key=str) if isinstance(value, frozenset | set) else value
+        return ", ".join(_fact_text(item, seats=seats) for item in items)
+    return str(value)
+
+
+_NO_FACTS: Final = PublicInfo()
 
 
 @attrs.frozen(kw_only=True)
@@ -745,9 +811,12 @@ class Variant(Generic[D]):
         """The clock of the players who must act now; ``None`` (the default): no clock."""
         return None
 
-    def public_info(self, state: GameState[D], player: int) -> tuple[tuple[str, object], ...]:
-        """Variant-specific facts ``player`` may see, as (name, value) pairs."""
-        return ()
+    def public_info(self, state: GameState[D], player: int) -> PublicInfo:
+        """The variant's own facts ``player`` may see: a :class:`PublicInfo` record.
+
+        Every player sees the same facts; the default record has none.
+        """
+        return _NO_FACTS
 
     def greedy_action(self, observation: Observation) -> Action | None:
         """The variant's own greedy move for :class:`~rummylib.bots.GreedyBot`.

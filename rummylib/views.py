@@ -13,14 +13,14 @@ cards, the order of the stock, or the seed, so a bot that acts on observations c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
 from rummylib import _svg
 from rummylib.actions import Action
 from rummylib.cards import Card
-from rummylib.engine import PhaseBase, Variant, player_name
+from rummylib.engine import PhaseBase, PublicInfo, Variant, player_name
 from rummylib.errors import IllegalActionError, shorten
 from rummylib.melds import Meld, MeldRules
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["Observation", "observe"]
 
 _set = object.__setattr__
+_NO_FACTS: Final = PublicInfo()
 
 
 # Fields in a ``__dict__`` (no slots): :func:`observe`, called on every step of a learning
@@ -60,7 +61,8 @@ class Observation:
         pot: the money in the pot.
         legal_actions: this player's legal actions now.
         meld_rules: the meld rules in force for the deal.
-        public: variant-specific public facts, as (name, value) pairs.
+        public: the variant's own public facts, its typed :class:`~rummylib.engine.PublicInfo`
+            record (``dict(observation.public)`` reads them by name).
     """
 
     player: int
@@ -84,7 +86,7 @@ class Observation:
     pot: int
     legal_actions: tuple[Action, ...]
     meld_rules: MeldRules
-    public: tuple[tuple[str, object], ...] = ()
+    public: PublicInfo = _NO_FACTS
 
     @property
     def discard_top(self) -> Card | None:

@@ -6,6 +6,8 @@ read back from the renderer.
 
 from __future__ import annotations
 
+import pytest
+
 from rummylib import GameState, new_game, parse_card, parse_meld, stack_deck
 from rummylib._render import render
 from rummylib.actions import Discard, DrawStock, ProposeFrish, Rearrange, TimeExpired
@@ -86,6 +88,8 @@ def test_carousel_shows_the_table_and_leaves_out_what_it_does_not_have() -> None
             "stock: 32 cards",
             "table:",
             "  0: 5h 6h 7h 8h 9h Th Jh Qh Kh",
+            # The variant's public facts that say something: p1 drew one card this turn.
+            "facts: draws: 1",
         ]
     )
 
@@ -100,7 +104,7 @@ def test_table_melds_are_numbered_as_lay_off_names_them_with_their_jokers() -> N
     table = [parse_meld("7s 8s *=9s", rules), parse_meld("9h 9d 9c", rules)]
     lines = render(state.apply(Rearrange(player=0, table=table))).splitlines()
     # The table keeps the melds' order; each meld in canonical order (groups by suit).
-    assert lines[-3:] == ["table:", "  0: 7s 8s *=9s", "  1: 9c 9d 9h"]
+    assert lines[-3:] == ["table:", "  0: 7s 8s *=9s", "  1: 9c 9d 9h"]  # p2 drew nothing yet
     # 26 points left in hand, too many to knock (rule 2.11): the turn passes.
     assert lines[:2] == [
         "carousel, deal 1: draw, p2 to play",
@@ -122,3 +126,26 @@ def test_a_removed_player_is_out_and_holds_no_cards() -> None:
         f"p3, score 0, 13 cards: {diamonds}",
     ]
     assert "stock: 81 cards" in lines
+
+
+def test_public_facts_are_typed_and_shown_in_text_and_pictures() -> None:
+    pytest.importorskip("numpy", reason="describe lives in rummylib.envs (rl extra)")
+    from rummylib.actions import Knock  # noqa: PLC0415
+    from rummylib.bots import GreedyBot  # noqa: PLC0415
+    from rummylib.envs.encoding import describe  # noqa: PLC0415
+    from rummylib.svg import observation as observation_svg  # noqa: PLC0415
+    from rummylib.variants.gin import GinPublic  # noqa: PLC0415
+
+    state, bot = new_game("gin", players=2, seed=1), GreedyBot()
+    while state.detail.knocker is None:  # greedy gin knocks at its first chance
+        state = state.apply(bot.choose(state.observation(state.to_act[0])))
+    knocker = state.detail.knocker
+    assert isinstance(state.history[-1], Knock)
+    public = state.observation(1 - knocker).public
+    assert isinstance(public, GinPublic)
+    assert public.knocker == knocker
+    assert dict(public)["knocker"] == knocker  # read by name, as before
+    shown = f"knocker: p{knocker + 1}"
+    assert shown in render(state).splitlines()[-1]
+    assert shown in describe(state)
+    assert shown in observation_svg(state.observation(1 - knocker))

@@ -21,6 +21,7 @@ from rummylib import (
 )
 from rummylib import Phase as GamePhase
 from rummylib.actions import Action, Disconnect, LayOff, Reconnect, TimeExpired
+from rummylib.cards import Card
 from rummylib.strategies import sorted_deal
 from rummylib.testing import (
     Refusal,
@@ -30,7 +31,7 @@ from rummylib.testing import (
     assert_no_leak,
     hide_from,
 )
-from rummylib.variants.carousel import Carousel
+from rummylib.variants.carousel import Carousel, CarouselPublic
 
 # Derandomized: several tests count on the machine finding a planted failure, every time.
 QUICK = settings(
@@ -208,11 +209,17 @@ def test_a_failing_hook_fails_the_machine_and_shrinks_to_the_sorted_deal() -> No
 
 
 @attrs.frozen(kw_only=True)
+class LeakyPublic(CarouselPublic):
+    stock_top: tuple[Card, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
 class LeakyCarousel(Carousel):
     """A broken variant: it tells every player the next card of the stock."""
 
-    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
-        return (*super().public_info(state, player), ("stock_top", state.stock[:1]))
+    def public_info(self, state: GameState, player: int) -> LeakyPublic:
+        facts: dict[str, Any] = dict(super().public_info(state, player))
+        return LeakyPublic(**facts, stock_top=state.stock[:1])
 
 
 def test_the_machine_finds_an_observation_that_leaks() -> None:

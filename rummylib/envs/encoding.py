@@ -1288,6 +1288,11 @@ def describe(state: GameState, labels: Callable[[int], Sequence[str]] | None = N
     ]
     if state.open_card is not None:
         lines.append(f"open card: {state.open_card}")
+    if state.aside:
+        lines.append(f"set aside face up: {_sorted_text(state.aside, sort=False)}")
+    facts = state.variant.public_info(state, state.to_act[0] if state.to_act else 0).lines()
+    if facts:
+        lines.append("facts: " + "; ".join(facts))
     if state.table:
         lines.append("table: " + " | ".join(str(meld) for meld in state.table))
     for seat, hand in enumerate(state.hands):

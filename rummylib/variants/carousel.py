@@ -37,6 +37,7 @@ from rummylib.cards import Card, format_cards, make_deck
 from rummylib.engine import (
     Phase,
     PhaseBase,
+    PublicInfo,
     Variant,
     next_player,
     player_name,
@@ -127,6 +128,21 @@ class TieAward(Choice):
     EACH_FULL = "each_full"
     #: The tied players share one winner's score, rounded down.
     SPLIT = "split"
+
+
+@attrs.frozen(kw_only=True)
+class CarouselPublic(PublicInfo):
+    """What every Carousel player sees beyond the cards.
+
+    Attributes:
+        draws: cards the current player has drawn this turn (0 to 3, rule 2.4).
+        final_turns: during the final meld turns (2.13), the players still to take theirs.
+        deals_won: per player, the deals won so far in the match (2.18).
+    """
+
+    draws: int = 0
+    final_turns: tuple[int, ...] = attrs.field(default=(), metadata={"seats": True})
+    deals_won: tuple[int, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -502,13 +518,11 @@ class Carousel(Variant[CarouselDetail]):
             return DrawStock(player=player)
         return Pass(player=player)
 
-    def public_info(self, state: State, player: int) -> tuple[tuple[str, object], ...]:
+    def public_info(self, state: State, player: int) -> CarouselPublic:
         """Cards drawn this turn, the final meld turns still to come, and deals won."""
         detail = state.detail
-        return (
-            ("draws", detail.draws),
-            ("final_turns", detail.final_turns),
-            ("deals_won", detail.deals_won),
+        return CarouselPublic(
+            draws=detail.draws, final_turns=detail.final_turns, deals_won=detail.deals_won
         )
 
     def greedy_action(self, observation: Observation) -> Action | None:

@@ -32,6 +32,7 @@ from rummylib.cards import Card, make_deck
 from rummylib.engine import (
     Phase,
     PhaseBase,
+    PublicInfo,
     Variant,
     evolve,
     lists_legal,
@@ -84,6 +85,21 @@ class GinPhase(PhaseBase):
 
 
 @attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
+class GinPublic(PublicInfo):
+    """What both gin players see beyond the cards.
+
+    Attributes:
+        knock_card: the most deadwood a knock may leave in this deal (4.5).
+        knocker: who knocked this deal, else ``None``.
+        upcard_passes: how many players passed the first upcard (4.3).
+    """
+
+    knock_card: int = 10
+    knocker: int | None = attrs.field(default=None, metadata={"seats": True})
+    upcard_passes: int = 0
+
+
+@attrs.frozen(kw_only=True)
 class GinDetail:
     """Gin's own bookkeeping inside a :class:`~rummylib.state.GameState`.
 
@@ -506,11 +522,12 @@ class GinRummy(Variant[GinDetail]):
 
     # -- for hosts and bots --------------------------------------------------------------------
 
-    def public_info(self, state: State, player: int) -> tuple[tuple[str, object], ...]:
+    def public_info(self, state: State, player: int) -> GinPublic:
         """The deal's knock card, who knocked, and how many passed the first upcard."""
         detail = state.detail
-        knocker = ("knocker", detail.knocker)
-        return (("knock_card", detail.knock_card), knocker, ("upcard_passes", detail.passes))
+        return GinPublic(
+            knock_card=detail.knock_card, knocker=detail.knocker, upcard_passes=detail.passes
+        )
 
     def greedy_action(self, observation: Observation) -> Action | None:
         """Knock at once, lay the best melds, lay off what lowers the deadwood, else pass."""

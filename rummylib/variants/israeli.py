@@ -61,6 +61,7 @@ from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, make_d
 from rummylib.engine import (
     Phase,
     PhaseBase,
+    PublicInfo,
     TurnClock,
     Variant,
     added,
@@ -327,6 +328,29 @@ def _seats(value: object) -> tuple[int, ...]:
 
 
 @attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
+class IsraeliPublic(PublicInfo):
+    """What every player at an Israeli table sees beyond the cards.
+
+    Attributes:
+        frish_proposer: who proposed the Frish being voted on, if a vote is open (1.18).
+        frish_proposals: Frish proposals made by each player in this deal.
+        rebuys: how many times each player has bought back in this match (1.22).
+        spectators: players who declined a rebuy.
+        removed: players removed from the match by a clock or by disconnection.
+        disconnected: players the host reported disconnected (and not yet reconnected).
+        autoplayed: consecutive turns each player finished while disconnected.
+    """
+
+    frish_proposer: int | None = attrs.field(default=None, metadata={"seats": True})
+    frish_proposals: tuple[int, ...] = ()
+    rebuys: tuple[int, ...] = ()
+    spectators: tuple[int, ...] = attrs.field(default=(), metadata={"seats": True})
+    removed: tuple[int, ...] = attrs.field(default=(), metadata={"seats": True})
+    disconnected: tuple[int, ...] = attrs.field(default=(), metadata={"seats": True})
+    autoplayed: tuple[int, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
 class IsraeliDetail:
     """The Israeli game's own bookkeeping inside a :class:`~rummylib.state.GameState`.
 
@@ -1123,17 +1147,17 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         number = state.detail.clock_number
         return TurnClock(players=state.to_act, seconds=seconds, grace_seconds=grace, number=number)
 
-    def public_info(self, state: State, player: int) -> tuple[tuple[str, object], ...]:
+    def public_info(self, state: State, player: int) -> IsraeliPublic:
         """Frish proposals, rebuys, spectators, removed, disconnected and auto-played seats."""
         detail = state.detail
-        return (
-            ("frish_proposer", detail.frish_proposer),
-            ("frish_proposals", detail.frish_proposals),
-            ("rebuys", detail.rebuys),
-            ("spectators", detail.spectators),
-            ("removed", detail.removed),
-            ("disconnected", detail.disconnected),
-            ("autoplayed", detail.autoplayed),
+        return IsraeliPublic(
+            frish_proposer=detail.frish_proposer,
+            frish_proposals=detail.frish_proposals,
+            rebuys=detail.rebuys,
+            spectators=detail.spectators,
+            removed=detail.removed,
+            disconnected=detail.disconnected,
+            autoplayed=detail.autoplayed,
         )
 
     def may_ever_discard(self, card: Card, observation: Observation | None = None) -> bool:

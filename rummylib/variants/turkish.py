@@ -49,6 +49,7 @@ from rummylib.cards import Card, Rank, make_deck
 from rummylib.engine import (
     Phase,
     PhaseBase,
+    PublicInfo,
     Variant,
     added,
     lay_off_way,
@@ -108,6 +109,25 @@ class Scoring(Choice):
     ALL_PLAYERS = "all_players"
     #: Only the deal's winner scores (the player who went out, else the unique best score).
     WINNER_ONLY = "winner_only"
+
+
+@attrs.frozen(kw_only=True)
+class TurkishPublic(PublicInfo):
+    """What every player of a 500 game sees beyond the cards.
+
+    Attributes:
+        must_meld: the card taken from the discard pile this turn that must be melded before
+            the turn ends (classic 500), else ``None``.
+        cards_to_keep: how many cards the current player must keep in hand after laying
+            down or off (3.5, 3.7).
+        melded_points: per player, the points of the melds they laid down this deal.
+        laid_off_points: per player, the points of the cards they laid off this deal.
+    """
+
+    must_meld: Card | None = None
+    cards_to_keep: int = 0
+    melded_points: tuple[int, ...] = ()
+    laid_off_points: tuple[int, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -678,14 +698,14 @@ class Turkish500(Variant[TurkishDetail]):
         discards = [action for action in actions if isinstance(action, Discard)]
         return max(discards, key=lambda action: (values[action.card.index], action.card.index))
 
-    def public_info(self, state: GameState, player: int) -> tuple[tuple[str, object], ...]:
+    def public_info(self, state: GameState, player: int) -> TurkishPublic:
         """The card owed from the pile, the cards to keep (3.5, 3.7), melded/laid-off points."""
         detail = state.detail
-        return (
-            ("must_meld", detail.must_meld),
-            ("cards_to_keep", self._cards_to_keep(state)),
-            ("melded_points", detail.melded_points),
-            ("laid_off_points", detail.laid_off_points),
+        return TurkishPublic(
+            must_meld=detail.must_meld,
+            cards_to_keep=self._cards_to_keep(state),
+            melded_points=detail.melded_points,
+            laid_off_points=detail.laid_off_points,
         )
 
     def greedy_action(self, observation: Observation) -> Action | None:
@@ -693,8 +713,9 @@ class Turkish500(Variant[TurkishDetail]):
         actions = observation.legal_actions
         if observation.phase is Phase.DRAW and actions:
             return self._greedy_draw(observation, actions)
-        owed = dict(observation.public).get("must_meld")
-        if observation.phase is not Phase.PLAY or not isinstance(owed, Card):
+        public = observation.public
+        owed = public.must_meld if isinstance(public, TurkishPublic) else None
+        if observation.phase is not Phase.PLAY or owed is None:
             return None
         paying = [action for action in actions if _melds_card(action, owed)]
         return max(paying, key=lambda action: _meld_action_points(action, self.card_points))
