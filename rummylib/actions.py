@@ -153,7 +153,7 @@ def to_melds(value: object) -> tuple[Meld, ...]:
 
 @attrs.frozen(kw_only=True)
 class EnvBlock:
-    """A run of env action numbers an action class declares (:mod:`rummylib.envs.encoding`).
+    """A run of env action numbers an action class declares (``rummylib.envs.encoding``).
 
     ``parameter`` says what the offset in the block means: ``""`` (a single number),
     ``"card"`` (the :attr:`Card.index <rummylib.cards.Card.index>` of the card in ``field``,
@@ -215,7 +215,7 @@ class PlayerAction:
     takes_cards: ClassVar[bool] = False
     #: Whether its melds show cards that stay in the player's hand (a loser's arrangement).
     shows_hand: ClassVar[bool] = False
-    #: Its numbers in the action tables of :mod:`rummylib.envs` (none: no number).
+    #: Its numbers in the action tables of ``rummylib.envs`` (none: no number).
     env_blocks: ClassVar[tuple[EnvBlock, ...]] = ()
 
 
@@ -510,8 +510,8 @@ class Reconnect(PlayerAction):
 #: their base class; narrow with ``isinstance`` to read a kind's fields).
 Action: TypeAlias = PlayerAction
 
-#: Every action class, by its saved-game name: the built-in ones, then those registered with
-#: :func:`register_action`, in that order. Read it; register with the function.
+#: Every action class by its saved-game name (the built-in ones, then those registered with
+#: :func:`register_action`, in that order). Read it; register with the function.
 ACTION_TYPES: dict[str, type[Action]] = {}
 
 
@@ -597,7 +597,7 @@ class ActionSpec:
 
     @property
     def shape(self) -> tuple[object, ...]:
-        """What tells two verbs apart: their literal words, slots and bars."""
+        """The verb's literal words, slots and bars (two verbs must differ in it)."""
         return (
             self.cls.host_event,
             tuple(

@@ -67,6 +67,7 @@ __all__ = [
     "Carousel",
     "CarouselDetail",
     "CarouselPhase",
+    "CarouselPublic",
     "JokerReplacementSource",
     "KnockTieAward",
     "KnockTiming",

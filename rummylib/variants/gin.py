@@ -50,6 +50,7 @@ __all__ = [
     "WALL",
     "GinDetail",
     "GinPhase",
+    "GinPublic",
     "GinRummy",
     "deadwood_floor",
     "least_deadwood",

@@ -86,6 +86,7 @@ __all__ = [
     "FrishWindow",
     "IsraeliDetail",
     "IsraeliPhase",
+    "IsraeliPublic",
     "IsraeliRummy",
     "LoserMelds",
     "OnStockExhausted",

@@ -72,6 +72,7 @@ __all__ = [
     "Turkish500",
     "Turkish500Cutthroat",
     "TurkishDetail",
+    "TurkishPublic",
 ]
 
 
