@@ -11,14 +11,13 @@ import numpy as np
 
 from rummylib.actions import Action
 from rummylib.engine import Variant
+from rummylib.envs._rewards import check_mode, deal_ended
 from rummylib.envs.encoding import (
     ActionTable,
     FloatArray,
     MaskArray,
     ObservationEncoder,
     TakenCards,
-    check_mode,
-    deal_ended,
     describe,
     rewards,
     score_sign,
