@@ -120,7 +120,9 @@ def lists_legal(function: _F) -> _F:
     return function
 
 
-@attrs.frozen(kw_only=True)
+# No __getstate__ of its own: attrs then gives each subclass one that keeps its fields (an
+# inherited one would pickle a subclass's record empty).
+@attrs.frozen(kw_only=True, getstate_setstate=False)
 class PublicInfo:
     """A variant's own public facts: what every player may see beyond the cards.
 

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any, Final, Generic
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final, Generic
 
 import attrs
 
 from rummylib import _record, _render, _svg
 from rummylib.actions import Action, PlayerAction, action_classes, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
-from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant, player_name
+from rummylib.engine import D, Phase, PhaseBase, PublicInfo, TurnClock, Variant, player_name
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld, MeldRules
 from rummylib.registry import get_variant, with_settings
@@ -37,6 +37,16 @@ _set = object.__setattr__
 _ACTION_CLASS_SET: Final = action_classes()
 
 __all__ = ["ActionLog", "GameState", "MatchInfo", "Phase", "new_game", "stack_deck"]
+
+
+def _public_fact(owner: object, name: str, facts: Callable[[], PublicInfo]) -> object:
+    """The public record's field ``name`` (for ``__getattr__``), else the usual AttributeError."""
+    if not name.startswith("_"):
+        record = facts()
+        if name in attrs.fields_dict(type(record)):
+            return getattr(record, name)
+    msg = f"{type(owner).__name__!r} object has no attribute {name!r}"
+    raise AttributeError(msg, name=name, obj=owner)
 
 
 @attrs.frozen(kw_only=True, eq=False, init=False)  # __init__ by hand, below (positional)
@@ -499,6 +509,16 @@ class GameState(Generic[D]):
 
     def __str__(self) -> str:
         return self.render()
+
+    if not TYPE_CHECKING:  # read at run time only: mypy still catches a mistyped attribute
+
+        def __getattr__(self, name: str) -> object:
+            """A fact of the variant's public record, read as an attribute (``state.knocker``).
+
+            Only names no attribute of the state has reach here: the fields of
+            :meth:`~rummylib.engine.Variant.public_info`'s record, as every player sees them.
+            """
+            return _public_fact(self, name, lambda: self.variant.public_info(self, 0))
 
     def __repr__(self) -> str:
         hands = " | ".join(str(len(hand)) for hand in self.hands)

@@ -101,6 +101,20 @@ class Observation:
     def _repr_svg_(self) -> str:  # a notebook shows the player's view (rummylib.svg)
         return _svg.observation(self)
 
+    if not TYPE_CHECKING:  # read at run time only: mypy still catches a mistyped attribute
+
+        def __getattr__(self, name: str) -> object:
+            """A field of :attr:`public`, read as an attribute (``observation.knocker``)."""
+            public = self.__dict__.get("public")
+            if (
+                public is not None
+                and not name.startswith("_")
+                and name in attrs.fields_dict(type(public))
+            ):
+                return getattr(public, name)
+            msg = f"'Observation' object has no attribute {name!r}"
+            raise AttributeError(msg, name=name, obj=self)
+
 
 def observe(state: GameState, player: int) -> Observation:
     """Build ``player``'s observation of ``state``.

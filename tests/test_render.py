@@ -6,6 +6,10 @@ read back from the renderer.
 
 from __future__ import annotations
 
+import copy
+import pickle
+from typing import Any
+
 import pytest
 
 from rummylib import GameState, new_game, parse_card, parse_meld, stack_deck
@@ -145,7 +149,34 @@ def test_public_facts_are_typed_and_shown_in_text_and_pictures() -> None:
     assert isinstance(public, GinPublic)
     assert public.knocker == knocker
     assert dict(public)["knocker"] == knocker  # read by name, as before
+    # A public fact reads as an attribute of the state and of every observation (at run time;
+    # typed code reads the record). Other names still fail as usual, and states still copy.
+    seen: Any = state.observation(knocker)
+    live: Any = state
+    assert live.knocker == seen.knocker == knocker
+    assert live.knock_card == seen.knock_card == 10
+    with pytest.raises(AttributeError, match="'GameState' object has no attribute 'knockr'"):
+        _ = live.knockr
+    with pytest.raises(AttributeError, match="'Observation' object has no attribute 'hidden'"):
+        _ = seen.hidden
+    assert copy.deepcopy(state) == state
+    assert pickle.loads(pickle.dumps(seen)) == seen
     shown = f"knocker: p{knocker + 1}"
     assert shown in render(state).splitlines()[-1]
     assert shown in describe(state)
     assert shown in observation_svg(state.observation(1 - knocker))
+
+
+@pytest.mark.parametrize("name", ["carousel", "gin", "rummy101", "turkish500"])
+def test_every_public_record_survives_pickling_and_copying(name: str) -> None:
+    # Environments pickle and copy observations mid-episode: the public facts must come back.
+    from rummylib.bots import GreedyBot  # noqa: PLC0415
+
+    state, bot = new_game(name, players=2, seed=3), GreedyBot()
+    for _ in range(6):
+        state = state.apply(bot.choose(state.observation(state.to_act[0])))
+    seen = state.observation(1)
+    assert list(seen.public)  # the variant has facts
+    assert pickle.loads(pickle.dumps(seen.public)) == seen.public
+    assert dict(pickle.loads(pickle.dumps(seen)).public) == dict(seen.public)
+    assert copy.deepcopy(seen) == seen
