@@ -52,7 +52,9 @@ import operator
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card
+import attrs
+
+from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank
 from rummylib.melds import Meld, MeldKind, MeldRules
 from rummylib.scoring import CardPoints
 
@@ -71,6 +73,45 @@ JOKER_BIT: Final = 1 << JOKER_SHIFT
 NATURALS: Final = (1 << JOKER_SHIFT) - 1
 ALL_NATURALS: Final = (1 << JOKER_INDEX) - 1
 SUIT_MASK: Final = (1 << 13) - 1
+
+
+# ------------------------------------------------------------------------------------------
+# Wild cards: points that count them as jokers.
+
+
+@attrs.frozen(kw_only=True)
+class _WildPoints(CardPoints):
+    """``CardPoints`` in which every card of ``wild_ranks`` is worth a joker (rule 6.5).
+
+    The solvers read nothing but :attr:`~rummylib.scoring.CardPoints.values`, so a hand with
+    wild cards is solved under these points. It never equals a plain ``CardPoints``, so the
+    tables cached for one are never taken for the other's.
+    """
+
+    wild_ranks: frozenset[Rank] = frozenset()
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        values = list(self.values)
+        for card in CARDS[:JOKER_INDEX]:
+            if card.rank in self.wild_ranks:
+                values[card.index] = self.joker
+        object.__setattr__(self, "values", tuple(values))
+
+
+@functools.lru_cache(maxsize=64)
+def wild_points(points: CardPoints, wild_ranks: frozenset[Rank]) -> CardPoints:
+    """``points`` with the natural cards of ``wild_ranks`` worth :attr:`CardPoints.joker`.
+
+    Cached, so that the solvers' identity-keyed memos meet one object per pair.
+    """
+    return _WildPoints(
+        ace=points.ace,
+        face=points.face,
+        joker=points.joker,
+        ace_low_run=points.ace_low_run,
+        wild_ranks=wild_ranks,
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -1403,7 +1444,14 @@ def solve_simple(bits: int, tables: _SimpleTables, discard: bool) -> Result | No
 
 def clear_tables() -> None:
     """Forget every cached rule table (for benchmarks that time building them)."""
-    for cached in (shapes, _general_tables, _shape_info, _simple_rules, _simple_tables):
+    for cached in (
+        shapes,
+        _general_tables,
+        _shape_info,
+        _simple_rules,
+        _simple_tables,
+        wild_points,
+    ):
         cached.cache_clear()
     _run_windows.cache_clear()
     _RECENT_SIMPLE.clear()
