@@ -557,17 +557,36 @@ def _lowest_bit(bits: int) -> int:
     return bits & -bits
 
 
-def solve_general(  # noqa: PLR0912, PLR0915  (one search, kept in one frame for speed)
+def solve_general(
     counts: dict[int, int],
     joker_count: int,
     rules: MeldRules,
     points: CardPoints,
     allowed: set[int] | None,
 ) -> Result:
-    """Exact search over the count vector (any hand, any rules).
+    """Exact search over the count vector (any hand, any rules); see :func:`solve_above`."""
+    result = solve_above(counts, joker_count, rules, points, allowed, NEG)
+    if result is None:  # pragma: no cover - the caller checked that a discard exists
+        msg = "internal error: no card may be discarded"
+        raise AssertionError(msg)
+    return result
+
+
+def solve_above(  # noqa: PLR0912, PLR0915, PLR0917  (one search, kept in one frame for speed)
+    counts: dict[int, int],
+    joker_count: int,
+    rules: MeldRules,
+    points: CardPoints,
+    allowed: set[int] | None,
+    floor: int,
+) -> Result | None:
+    """Exact search over the count vector (any hand, any rules), if it beats ``floor``.
 
     ``counts`` maps natural card indexes to copies. ``allowed`` is ``None`` without a discard,
     else the card indexes that may be discarded (52 for the joker), at least one of them held.
+    ``floor`` is a weight taken out of the deadwood (melded and discarded, see ``BIG``): the
+    best arrangement is returned only if it takes out more, else ``None``; the search cuts
+    off what cannot, so a high floor makes it quick. ``NEG``: no floor.
 
     The natural cards that some meld could use get **positions**: component by component
     (cards linked by a common candidate meld), rank-major inside a component. The search takes
@@ -786,10 +805,9 @@ def solve_general(  # noqa: PLR0912, PLR0915  (one search, kept in one frame for
             upper[key] = best
         return best
 
-    goal = search(start, start_total, start_solid, joker_count, 0, heaviest_free, NEG)
-    if goal <= NEG // 2:  # pragma: no cover - the caller checked that a discard exists
-        msg = "internal error: no card may be discarded"
-        raise AssertionError(msg)
+    goal = search(start, start_total, start_solid, joker_count, 0, heaviest_free, floor)
+    if goal <= floor or goal <= NEG // 2:
+        return None  # nothing above the floor (or no card may be discarded)
 
     # Follow the recorded choices.
     chosen: list[tuple[int, int]] = []  # (shape number, jokers)

@@ -23,11 +23,14 @@ import attrs
 
 from rummylib import _svg
 from rummylib._arrange import (
+    BIG,
     CARD_BITS,
     JOKER_BIT,
     LAST_SIMPLE,
+    NEG,
     ONE_PACK_LIMIT,
     simple_tables,
+    solve_above,
     solve_general,
     solve_one_joker,
     solve_simple,
@@ -36,7 +39,7 @@ from rummylib._arrange import (
 )
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, sort_by_rank
 from rummylib.errors import ConfigurationError, NotationError, shorten
-from rummylib.melds import Meld, MeldKind, MeldRules, wild_bits, without_wild
+from rummylib.melds import Meld, MeldKind, MeldRules, reading_of, wild_bits, without_wild
 from rummylib.scoring import CardPoints
 
 __all__ = ["Arrangement", "arrange", "format_arrangement"]
@@ -126,11 +129,11 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     jokers that may also stand for themselves in their own natural place. A wild card left in
     the deadwood counts as a joker (:attr:`CardPoints.joker
     <rummylib.scoring.CardPoints.joker>`, Indian rule 6.5), and it is reported as the card it
-    is, in the deadwood and in its meld (with what it stands for there). Among equally good
-    arrangements, wild cards stay natural where they can; a meld holding one is read as
-    :meth:`Meld.from_cards <rummylib.melds.Meld.from_cards>` reads its cards. A hand holding
-    a wild card is solved once for each way of reading its wild cards as natural cards or
-    jokers (the product, over the wild cards held, of one more than their copies).
+    is, in the deadwood and in its meld (with what it stands for there). A meld holding one is
+    read as :meth:`Meld.from_cards <rummylib.melds.Meld.from_cards>` reads its cards, so wild
+    cards stand for themselves wherever the meld allows. A hand with wild cards is solved once
+    for each way of reading them as natural cards or jokers that could matter (with the
+    default rules: only when it holds three wild cards and jokers or more).
 
     The solver's tables are built on first use, not at import: the first call with a rule
     set and points table takes about 0.1 s longer, and the first with a given number of
@@ -278,9 +281,13 @@ def _arrange_wild(
     then it is a joker in every respect. So each way of choosing, for each wild card, whether
     it is natural or a joker gives a hand without wild cards, and the best arrangement of the
     hand is the best of theirs (a wild card left in the deadwood is worth a joker whichever
-    it was, so nothing is lost by solving each of them under points that say so). They are
-    tried with the most natural wild cards first, and a later one wins only when it is
-    strictly better, so wild cards stay natural where that costs nothing.
+    it was, so nothing is lost by solving each of them under points that say so). The reading
+    with every wild card a joker is solved first; the others, most natural wild cards first,
+    only need to beat it, which cuts their search short, and one wins over an equal one only
+    when it has more natural wild cards. A wild card as itself does better than as a joker
+    only where a meld would lack natural cards without it (or where a joker may not sit
+    beside an ace): when the hand has too few wild cards and jokers for such a meld, the
+    first reading is the only one.
 
     The jokers of the winner's melds are then the printed jokers and the wild cards chosen
     as jokers: the discard (if it is a joker) takes the first allowed of them, wild cards in
@@ -295,43 +302,66 @@ def _arrange_wild(
             counts[JOKER_INDEX],
             can_discard,
         )  # raises when no card may be the discard
-    plain = rules if not rules.wild_ranks else without_wild(rules)
+    plain = without_wild(rules)
     solving_points = wild_points(points, rules.wild_ranks)
     wild = wild_bits(rules)
     wild_indexes = sorted(index for index in counts if index != JOKER_INDEX and wild >> index & 1)
-    fixed = [
-        CARDS[index]
-        for index, count in counts.items()
-        if index not in wild_indexes
-        for _ in range(count)
-    ]
-    best: tuple[tuple[int, int], Arrangement, dict[int, int]] | None = None
-    for naturals in itertools.product(*(range(counts[index], -1, -1) for index in wild_indexes)):
-        standing = {
-            index: counts[index] - kept
-            for index, kept in zip(wild_indexes, naturals, strict=True)
-            if counts[index] > kept
-        }
-        hand = [
-            *fixed,
-            *(
-                CARDS[index]
-                for index, kept in zip(wild_indexes, naturals, strict=True)
-                for _ in range(kept)
-            ),
-            *[JOKER] * sum(standing.values()),
-        ]
+    fixed = {index: count for index, count in counts.items() if index not in wild_indexes}
+    printed = fixed.pop(JOKER_INDEX, 0)
+    # Every card weighs the same whichever way its wild cards are read (a wild card is worth a
+    # joker), so the weight an arrangement takes out of the deadwood (see rummylib._arrange)
+    # compares the readings directly.
+    values = solving_points.values
+    total = sum((values[index] * BIG + 1) * count for index, count in counts.items())
+
+    def weight_of(result: Arrangement) -> int:
+        return total - result.deadwood_points * BIG - len(result.deadwood)
+
+    readings = list(itertools.product(*(range(counts[index], -1, -1) for index in wild_indexes)))
+    capable = printed + sum(counts[index] for index in wild_indexes)
+    if rules.joker_beside_ace and capable <= rules.min_size - rules.min_naturals:
+        # A wild card as itself helps no more than as a joker, but for a meld short of natural
+        # cards without it, and such a meld holds more wild cards and jokers than there are.
+        readings = readings[-1:]
+    # The last reading (every wild card a joker) is the most flexible: solved first, it makes
+    # a floor that cuts the search of the others short. They are then tried in order, most
+    # natural wild cards first; one wins over the best so far only if it is better, or as good
+    # and before it in that order.
+    best: tuple[int, int, Arrangement, dict[int, int]] | None = None
+    for number in (len(readings) - 1, *range(len(readings) - 1)):
+        naturals = readings[number]
+        natural_counts = dict(fixed)
+        standing: dict[int, int] = {}
+        for index, kept in zip(wild_indexes, naturals, strict=True):
+            if kept:
+                natural_counts[index] = kept
+            if counts[index] > kept:
+                standing[index] = counts[index] - kept
+        joker_count = printed + sum(standing.values())
         allow: Callable[[Card], bool] | None = None
+        allowed: set[int] | None = None
         if can_discard is not None:
-            allow = _split_can_discard(can_discard, standing, counts[JOKER_INDEX])
-            if discard and not any(allow(card) for card in hand):
-                continue  # no allowed card in this reading of the hand
-        result = arrange(hand, plain, solving_points, discard=discard, can_discard=allow)
-        value = (result.deadwood_points, len(result.deadwood))
-        if best is None or value < best[0]:
-            best = (value, result, standing)
-    assert best is not None  # the all-natural choice always has an allowed card
-    _, result, standing = best
+            allow = _split_can_discard(can_discard, standing, printed)
+        if discard:
+            held = [*natural_counts, *([JOKER_INDEX] if joker_count else [])]
+            allowed = {index for index in held if allow is None or allow(CARDS[index])}
+            if not allowed:
+                continue  # no card of this reading may be the discard
+        floor = NEG if best is None else best[0] - 1 if best[1] > number else best[0]
+        if best is None or joker_count <= 1:
+            # The table-driven paths are quicker than a search with a floor.
+            hand = [CARDS[index] for index, count in natural_counts.items() for _ in range(count)]
+            hand += [JOKER] * joker_count
+            result = arrange(hand, plain, solving_points, discard=discard, can_discard=allow)
+            if weight_of(result) > floor:
+                best = (weight_of(result), number, result, standing)
+            continue
+        found = solve_above(natural_counts, joker_count, plain, solving_points, allowed, floor)
+        if found is not None:
+            result = Arrangement(*found)
+            best = (weight_of(result), number, result, standing)
+    assert best is not None  # some reading holds an allowed card, as checked above
+    _, _, result, standing = best
     return _with_wild_cards(result, standing, rules, can_discard)
 
 
@@ -373,7 +403,7 @@ def _with_wild_cards(
     for solved in result.melds:
         cards = [next(given) if card.index == JOKER_INDEX else card for card in solved.cards]
         if any(card.index != JOKER_INDEX and card.rank in rules.wild_ranks for card in cards):
-            melds.append(Meld.from_cards(cards, rules))
+            melds.append(reading_of(cards, rules))
         else:
             melds.append(solved)
     melds.sort(key=_meld_order)

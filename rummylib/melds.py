@@ -416,7 +416,7 @@ class Meld:
 
     @property
     def is_pure(self) -> bool:
-        """Whether no card stands for another (Indian rule 6.8: a pure sequence).
+        """Whether no card stands for another, as in a pure sequence (Indian rule 6.8).
 
         A printed joker always stands for another card, so a meld that holds one is never
         pure; a wild card in its own natural place stands for itself and keeps it pure.
@@ -1041,6 +1041,23 @@ def _as_written(
         cards.append(card)
         stands_for.append(declared_as if declared_as is not None else next(free_order))
     return Meld(reading.kind, cards, stands_for)
+
+
+def reading_of(cards: Iterable[Card], rules: MeldRules) -> Meld:
+    """:meth:`Meld.from_cards` of ``cards``, remembered (bounded) by their multiset.
+
+    For solvers that read the same melds again and again.
+
+    >>> from rummylib import parse_cards
+    >>> print(reading_of(parse_cards("9c 9d 7h"), MeldRules(wild_ranks={Rank.SEVEN})))
+    9c 9d 7h=9h
+
+    Raises:
+        InvalidMeldError: the cards are no meld (as :meth:`Meld.from_cards` says).
+    """
+    cards = tuple(cards)
+    meld = _key_meld(tuple(sorted(card.index for card in cards)), rules)
+    return Meld.from_cards(cards, rules) if meld is None else meld
 
 
 @functools.lru_cache(maxsize=1 << 14)
