@@ -638,7 +638,6 @@ def _read_wild(  # noqa: PLR0917  (the reader's arguments, and the wild cards)
     """
     ordered = sorted(wild, key=_card_index)
     count = len(ordered)
-    reasons: list[str] = []
     tried: set[tuple[int, ...]] = set()
     for size in range(count, -1, -1):
         for chosen in itertools.combinations(range(count), size):
@@ -648,15 +647,16 @@ def _read_wild(  # noqa: PLR0917  (the reader's arguments, and the wild cards)
             tried.add(key)
             naturals = [*plain, *(ordered[at] for at in chosen)]
             standing = tuple(card for at, card in enumerate(ordered) if at not in chosen)
-            reading = _reading(naturals, declared, free_jokers + len(standing), rules, kind)
+            jokers = free_jokers + len(standing)
+            reading = _reading(naturals, declared, jokers, rules, kind, explain=False)
             if isinstance(reading, Meld):
                 return _stand_in(reading, standing, declared), standing
-            reasons.append(reading)
     # The reading with every wild card standing in is the most permissive, unless it fails
     # for want of natural cards: then the cards as they are say more.
-    reason = reasons[-1]
-    if reason.startswith("not enough natural cards"):
-        reason = reasons[0]
+    reason = _reading(plain, declared, free_jokers + count, rules, kind)
+    if isinstance(reason, str) and reason.startswith("not enough natural cards"):
+        reason = _reading([*plain, *ordered], declared, free_jokers, rules, kind)
+    assert isinstance(reason, str)  # both readings were tried above
     raise _fail(shown, reason)
 
 
@@ -684,16 +684,18 @@ def _card_index(card: Card) -> int:
     return card.index
 
 
-def _reading(  # noqa: PLR0911  (each refusal returns its reason)
+def _reading(  # noqa: PLR0911, PLR0917  (each refusal returns its reason)
     naturals: Sequence[Card],
     declared: Sequence[Card],
     free_jokers: int,
     rules: MeldRules,
     kind: MeldKind | None,
+    explain: bool = True,
 ) -> Meld | str:
     """The preferred legal reading of naturals + declared jokers + free jokers, or why none is.
 
-    ``naturals`` and ``declared`` (what declared jokers stand for) are natural cards.
+    ``naturals`` and ``declared`` (what declared jokers stand for) are natural cards. Without
+    ``explain`` a refusal may say less (for callers that only ask whether there is a reading).
     """
     size = len(naturals) + len(declared) + free_jokers
     if size < rules.min_size:
@@ -710,7 +712,7 @@ def _reading(  # noqa: PLR0911  (each refusal returns its reason)
             return group
         reasons.append(group)
     if single_suit and kind is not MeldKind.GROUP:
-        run = _read_run(naturals, declared, free_jokers, rules)
+        run = _read_run(naturals, declared, free_jokers, rules, explain=explain)
         if isinstance(run, Meld):
             return run
         reasons.append(run)
@@ -814,7 +816,12 @@ def _run_fits(ranks: Sequence[int], size: int, starts: Iterable[int]) -> bool:
 
 
 def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its diagnosis)
-    naturals: Sequence[Card], declared: Sequence[Card], free_jokers: int, rules: MeldRules
+    naturals: Sequence[Card],
+    declared: Sequence[Card],
+    free_jokers: int,
+    rules: MeldRules,
+    *,
+    explain: bool = True,
 ) -> Meld | str:
     size = len(naturals) + len(declared) + free_jokers
     if size > rules.longest_run:
@@ -858,6 +865,8 @@ def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its d
         return Meld(MeldKind.RUN, cards, stands)
     if failure is not None:
         return failure[1]
+    if not explain:
+        return "no run"  # the caller does not show it: spare the diagnosis below
     fixed = list(is_joker_at)
     if rules.ace is AceRule.LOW and _run_fits(fixed, size, range(2, 16 - size)):
         return "the ace ranks low only (A-2-3), not high"

@@ -1269,3 +1269,26 @@ def test_extensions_of_wild_cards_are_those_of_a_joker_and_their_own(
         own = {card} if grows(f"{card}={card}" if is_wild else str(card)) else set()
         assert readings == (joker_ways | own if is_wild else own), str(card)
         assert (card in extension_cards(meld, rules)) == bool(ways)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("7c 7d", "too few cards (2, at least 3)"),
+        ("Kc 7d 2s", "mixed suits and ranks: a group needs one rank, a run one suit"),
+        # Read with the 7d standing in (the most any reading can do), one joker short.
+        ("5s 7d 9s", "gap at 6s 7s 8s (3 missing, 1 joker)"),
+    ],
+)
+def test_refusal_reasons_with_wild_cards(text: str, reason: str) -> None:
+    assert reason_for(text, SEVENS) == reason
+
+
+def test_refusal_reason_when_no_card_is_left_natural() -> None:
+    # Five sevens are a run of five with four standing in (7c 7d=8c …), unless runs are
+    # shorter; then every seven standing in leaves no natural card, and the cards as they
+    # are say more: too many for a group.
+    assert is_meld(parse_cards("7c 7d 7h 7s 7c"), SEVENS)
+    short_runs = MeldRules(max_run_size=4, wild_ranks={Rank.SEVEN})
+    reason = reason_for("7c 7d 7h 7s 7c", short_runs)
+    assert reason == "group too large (5 cards, at most 4)"
