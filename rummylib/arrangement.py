@@ -282,9 +282,9 @@ def _arrange_wild(
     it is natural or a joker gives a hand without wild cards, and the best arrangement of the
     hand is the best of theirs (a wild card left in the deadwood is worth a joker whichever
     it was, so nothing is lost by solving each of them under points that say so). The reading
-    with every wild card a joker is solved first; the others, most natural wild cards first,
-    only need to beat it, which cuts their search short, and one wins over an equal one only
-    when it has more natural wild cards. A wild card as itself does better than as a joker
+    with every wild card a joker is solved first; the others, most natural wild cards first
+    (then in card order), only need to beat it, which cuts their search short; an equal one
+    wins only when it comes earlier in that order than the best so far. A wild card as itself does better than as a joker
     only where a meld would lack natural cards without it (or where a joker may not sit
     beside an ace): when the hand has too few wild cards and jokers for such a meld, the
     first reading is the only one.
