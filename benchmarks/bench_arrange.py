@@ -32,6 +32,7 @@ from rummylib import (
     Card,
     CardPoints,
     MeldRules,
+    Rank,
     _arrange,
     arrange,
     make_deck,
@@ -41,6 +42,9 @@ GIN = MeldRules(ace="low")
 GIN_POINTS = CardPoints(ace=1, face=10)
 ISRAELI = MeldRules(joker_beside_ace=False)
 ISRAELI_POINTS = CardPoints(ace=1, face=10, joker=0)
+#: Indian rummy: the sevens wild for the deal (RULES.md 6.3), every card of them a joker.
+INDIAN = MeldRules(wild_ranks={Rank.SEVEN})
+INDIAN_POINTS = CardPoints(ace=10, face=10, joker=0)
 
 
 def not_joker(card: Card) -> bool:
@@ -84,6 +88,12 @@ def categories() -> list[Category]:
     def israeli_dense(rng: random.Random) -> list[Card]:
         return rng.sample(dense_pool(two_packs, rng.randint(1, 10), 4), 14)
 
+    indian_deck = make_deck(decks=2, jokers=2)
+
+    def indian_dense(rng: random.Random) -> list[Card]:
+        # Four ranks around the wild sevens (4-7 to 7-10), so wild cards also fit as themselves.
+        return rng.sample(dense_pool(indian_deck, rng.randint(4, 7), 4), 14)
+
     return [
         Category("gin, 10 random cards", lambda rng: rng.sample(one_pack, 10), GIN, GIN_POINTS),
         Category(
@@ -121,6 +131,20 @@ def categories() -> list[Category]:
             ISRAELI_POINTS,
             discard=True,
             can_discard=not_joker,
+        ),
+        Category(
+            "Indian, 14 random cards, wild 7s, discard",
+            lambda rng: rng.sample(indian_deck, 14),
+            INDIAN,
+            INDIAN_POINTS,
+            discard=True,
+        ),
+        Category(
+            "Indian, 14 meld-dense cards, wild 7s, disc.",
+            indian_dense,
+            INDIAN,
+            INDIAN_POINTS,
+            discard=True,
         ),
     ]
 

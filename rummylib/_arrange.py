@@ -52,7 +52,9 @@ import operator
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card
+import attrs
+
+from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, Rank
 from rummylib.melds import Meld, MeldKind, MeldRules
 from rummylib.scoring import CardPoints
 
@@ -71,6 +73,45 @@ JOKER_BIT: Final = 1 << JOKER_SHIFT
 NATURALS: Final = (1 << JOKER_SHIFT) - 1
 ALL_NATURALS: Final = (1 << JOKER_INDEX) - 1
 SUIT_MASK: Final = (1 << 13) - 1
+
+
+# ------------------------------------------------------------------------------------------
+# Wild cards: points that count them as jokers.
+
+
+@attrs.frozen(kw_only=True)
+class _WildPoints(CardPoints):
+    """``CardPoints`` in which every card of ``wild_ranks`` is worth a joker (rule 6.5).
+
+    The solvers read nothing but :attr:`~rummylib.scoring.CardPoints.values`, so a hand with
+    wild cards is solved under these points. It never equals a plain ``CardPoints``, so the
+    tables cached for one are never taken for the other's.
+    """
+
+    wild_ranks: frozenset[Rank] = frozenset()
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        values = list(self.values)
+        for card in CARDS[:JOKER_INDEX]:
+            if card.rank in self.wild_ranks:
+                values[card.index] = self.joker
+        object.__setattr__(self, "values", tuple(values))
+
+
+@functools.lru_cache(maxsize=64)
+def wild_points(points: CardPoints, wild_ranks: frozenset[Rank]) -> CardPoints:
+    """``points`` with the natural cards of ``wild_ranks`` worth :attr:`CardPoints.joker`.
+
+    Cached, so that the solvers' identity-keyed memos meet one object per pair.
+    """
+    return _WildPoints(
+        ace=points.ace,
+        face=points.face,
+        joker=points.joker,
+        ace_low_run=points.ace_low_run,
+        wild_ranks=wild_ranks,
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -516,17 +557,36 @@ def _lowest_bit(bits: int) -> int:
     return bits & -bits
 
 
-def solve_general(  # noqa: PLR0912, PLR0915  (one search, kept in one frame for speed)
+def solve_general(
     counts: dict[int, int],
     joker_count: int,
     rules: MeldRules,
     points: CardPoints,
     allowed: set[int] | None,
 ) -> Result:
-    """Exact search over the count vector (any hand, any rules).
+    """Exact search over the count vector (any hand, any rules); see :func:`solve_above`."""
+    result = solve_above(counts, joker_count, rules, points, allowed, NEG)
+    if result is None:  # pragma: no cover - the caller checked that a discard exists
+        msg = "internal error: no card may be discarded"
+        raise AssertionError(msg)
+    return result
+
+
+def solve_above(  # noqa: PLR0912, PLR0915, PLR0917  (one search, kept in one frame for speed)
+    counts: dict[int, int],
+    joker_count: int,
+    rules: MeldRules,
+    points: CardPoints,
+    allowed: set[int] | None,
+    floor: int,
+) -> Result | None:
+    """Exact search over the count vector (any hand, any rules), if it beats ``floor``.
 
     ``counts`` maps natural card indexes to copies. ``allowed`` is ``None`` without a discard,
     else the card indexes that may be discarded (52 for the joker), at least one of them held.
+    ``floor`` is a weight taken out of the deadwood (melded and discarded, see ``BIG``): the
+    best arrangement is returned only if it takes out more, else ``None``; the search cuts
+    off what cannot, so a high floor makes it quick. ``NEG``: no floor.
 
     The natural cards that some meld could use get **positions**: component by component
     (cards linked by a common candidate meld), rank-major inside a component. The search takes
@@ -745,10 +805,9 @@ def solve_general(  # noqa: PLR0912, PLR0915  (one search, kept in one frame for
             upper[key] = best
         return best
 
-    goal = search(start, start_total, start_solid, joker_count, 0, heaviest_free, NEG)
-    if goal <= NEG // 2:  # pragma: no cover - the caller checked that a discard exists
-        msg = "internal error: no card may be discarded"
-        raise AssertionError(msg)
+    goal = search(start, start_total, start_solid, joker_count, 0, heaviest_free, floor)
+    if goal <= floor or goal <= NEG // 2:
+        return None  # nothing above the floor (or no card may be discarded)
 
     # Follow the recorded choices.
     chosen: list[tuple[int, int]] = []  # (shape number, jokers)
@@ -1403,7 +1462,14 @@ def solve_simple(bits: int, tables: _SimpleTables, discard: bool) -> Result | No
 
 def clear_tables() -> None:
     """Forget every cached rule table (for benchmarks that time building them)."""
-    for cached in (shapes, _general_tables, _shape_info, _simple_rules, _simple_tables):
+    for cached in (
+        shapes,
+        _general_tables,
+        _shape_info,
+        _simple_rules,
+        _simple_tables,
+        wild_points,
+    ):
         cached.cache_clear()
     _run_windows.cache_clear()
     _RECENT_SIMPLE.clear()

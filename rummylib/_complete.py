@@ -12,7 +12,9 @@ left over" — callers confirm with :func:`rummylib.arrangement.arrange`.
 :func:`meldable_discards` answers the same question from per-suit tables for the usual rules,
 and :func:`declarations` lists an Israeli player's declarations with it; the tests hold the
 tables to the search. Nothing is built at import: the first call for a rule set builds its
-tables (a few hundredths of a second).
+tables (a few hundredths of a second). A hand holding a wild card
+(:attr:`~rummylib.melds.MeldRules.wild_ranks`) is left to the exact search: these functions
+answer ``True`` (maybe) for it, or ask :func:`~rummylib.arrangement.arrange`.
 """
 
 from __future__ import annotations
@@ -25,8 +27,17 @@ from typing import Final
 
 from rummylib.arrangement import arrange
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card
-from rummylib.melds import AceRule, Meld, MeldRules, find_melds, is_meld
+from rummylib.melds import AceRule, Meld, MeldRules, find_melds, is_meld, wild_bits
 from rummylib.scoring import CardPoints
+
+
+def _holds_wild(hand: Iterable[Card], rules: MeldRules) -> bool:
+    """Whether ``hand`` holds a wild card of ``rules``: the tables here do not model them."""
+    if not rules.wild_ranks:
+        return False
+    wild = wild_bits(rules)
+    return any(card.bit & wild for card in hand)
+
 
 # A run window through one card: the other cards' indexes by position, the offset of the
 # card itself, and the offsets that are ace positions.
@@ -182,7 +193,7 @@ def may_meld_all(  # noqa: PLR0915  (one search, kept in one place for speed)
     >>> may_meld_all(parse_cards("Ah 2h 3h 7c 7d 7s Kd Qc"), rules, parse_cards("Kd Qc"))
     False
     """
-    if not rules.group_distinct_suits or rules.min_naturals != 1:
+    if not rules.group_distinct_suits or rules.min_naturals != 1 or _holds_wild(hand, rules):
         return True  # outside what the fast search models: let the exact search decide
     counts = [0] * (JOKER_INDEX + 1)
     for card in hand:
@@ -299,7 +310,7 @@ def may_meld_card(hand: Sequence[Card], card: Card, rules: MeldRules) -> bool:
     ... )
     (True, False)
     """
-    if rules.min_size != 3 or rules.ace is AceRule.WRAP:
+    if rules.min_size != 3 or rules.ace is AceRule.WRAP or _holds_wild(hand, rules):
         return any(card in meld.cards for meld in find_melds(hand, rules))
     return any(is_meld(triple, rules) for triple in _triples_with(hand, card))
 
@@ -880,7 +891,8 @@ def meldable_discards(
     [Card.parse('Kd')]
     """
     tables = _tables_for(rules)
-    split = None if tables is None else _split(hand)
+    wild = rules.wild_ranks and _holds_wild(hand, rules)
+    split = None if tables is None or wild else _split(hand)
     if tables is None or split is None:
         found = []
         if may_meld_all(hand, rules, allowed):
@@ -919,7 +931,8 @@ def declarations(
     """
     last = _LAST_TABLES[0]
     tables = last[1] if last is not None and last[0] is rules else _tables_for(rules)
-    split = None if tables is None else _split(hand)
+    wild = rules.wild_ranks and _holds_wild(hand, rules)
+    split = None if tables is None or wild else _split(hand)
     if tables is None or split is None:
         held = {card.index for card in hand} - {JOKER_INDEX}
         if keep is not None:

@@ -144,7 +144,8 @@ def _meld(text: str, rules: MeldRules, line: str) -> Meld:
     """A meld written ``Ah 2h *=3h``: read as written when every joker says what it stands for.
 
     The engine decides whether the meld is allowed where it is played; only a meld with an
-    undeclared joker needs the table's rules to be read.
+    undeclared joker needs the table's rules to be read. A natural card may declare a card too
+    (``7d=5s``, a wild card standing in): whether its rank is wild is the rules' question.
     """
     tokens = text.split()
     if not tokens:
@@ -157,13 +158,11 @@ def _meld(text: str, rules: MeldRules, line: str) -> Meld:
         left, equals, right = token.partition("=")
         card = _card(left, line)
         if equals:
-            if not card.is_joker:
-                raise _bad("meld token", token, "only a joker may declare a card")
             natural = _card(right, line)
             if natural.is_joker:
                 raise _bad("meld token", token, "a joker must stand for a natural card")
-        elif card.is_joker:
-            return parse_meld(text, rules)
+        elif card.is_joker or card.rank in rules.wild_ranks:
+            return parse_meld(text, rules)  # a joker, or a wild card, left to the reading
         else:
             natural = card
         cards.append(card)

@@ -78,7 +78,7 @@ def _cards(cards: Sequence[Card]) -> str:
 
 def _meld(meld: Meld) -> str:
     return " ".join(
-        f"[magenta]{rich.markup.escape(f'*={stands}')}[/]" if card.is_joker else _card(card)
+        _card(card) if card is stands else f"[magenta]{rich.markup.escape(f'{card}={stands}')}[/]"
         for card, stands in zip(meld.cards, meld.stands_for, strict=True)
     )
 

@@ -170,7 +170,8 @@ class _Face(NamedTuple):
     token: str
     rank: str | None
     suit: str | None
-    #: For a joker, the (rank, suit) letters of the card it stands for, if declared.
+    #: For a joker (or a wild card standing in), the (rank, suit) letters of the card it
+    #: stands for, if declared.
     declared: tuple[str, str] | None
 
 
@@ -180,18 +181,20 @@ def _safe(text: str) -> str:
 
 
 def _read(token: str) -> _Face:
-    """Read a card token: ``7h``, ``Th``, ``*`` or ``*=3h``."""
+    """Read a card token: ``7h``, ``Th``, ``*``, ``*=3h`` or ``7d=3h`` (a wild card)."""
     if token == "*":
         return _Face(token, None, None, None)
-    if token.startswith("*="):
-        stands = _read(token[2:])
-        if stands.rank is None or stands.suit is None:
+    if "=" in token:
+        card, _, natural = token.partition("=")
+        face = _read(card)
+        stands = _read(natural)
+        if stands.rank is None or stands.suit is None or face.declared is not None:
             msg = f"bad card token {token!r}: a joker stands for a natural card"
             raise ValueError(msg)
-        return _Face(token, None, None, (stands.rank, stands.suit))
+        return _Face(token, face.rank, face.suit, (stands.rank, stands.suit))
     if len(token) == 2 and token[0] in _RANK_LABELS and token[1] in _SUIT_WORDS:
         return _Face(token, token[0], token[1], None)
-    msg = f"bad card token {token!r}: expected notation such as 7h, Th, * or *=3h"
+    msg = f"bad card token {token!r}: expected notation such as 7h, Th, *, *=3h or 7d=3h"
     raise ValueError(msg)
 
 
@@ -200,14 +203,19 @@ def words(token: str) -> str:
 
     >>> words("Th"), words("*"), words("*=3h")
     ('ten of hearts', 'joker', 'joker as three of hearts')
+    >>> words("7d=3h")
+    'seven of diamonds as three of hearts'
     """
     face = _read(token)
+    name = (
+        "joker"
+        if face.rank is None or face.suit is None
+        else f"{_RANK_WORDS[face.rank]} of {_SUIT_WORDS[face.suit]}"
+    )
     if face.declared is not None:
         rank, suit = face.declared
-        return f"joker as {_RANK_WORDS[rank]} of {_SUIT_WORDS[suit]}"
-    if face.rank is None or face.suit is None:
-        return "joker"
-    return f"{_RANK_WORDS[face.rank]} of {_SUIT_WORDS[face.suit]}"
+        return f"{name} as {_RANK_WORDS[rank]} of {_SUIT_WORDS[suit]}"
+    return name
 
 
 def _ink(suit: str) -> str:

@@ -15,25 +15,31 @@ The run melds 24 points and the group only 21, so the run wins.
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
 from rummylib import _svg
 from rummylib._arrange import (
+    BIG,
     CARD_BITS,
     JOKER_BIT,
     LAST_SIMPLE,
+    NEG,
     ONE_PACK_LIMIT,
     simple_tables,
+    solve_above,
     solve_general,
     solve_one_joker,
     solve_simple,
     solve_simple_copies,
+    wild_points,
 )
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, sort_by_rank
 from rummylib.errors import ConfigurationError, NotationError, shorten
-from rummylib.melds import Meld, MeldRules
+from rummylib.melds import Meld, MeldKind, MeldRules, reading_of, wild_bits, without_wild
 from rummylib.scoring import CardPoints
 
 __all__ = ["Arrangement", "arrange", "format_arrangement"]
@@ -51,7 +57,8 @@ class Arrangement:
             card (:attr:`~rummylib.cards.Card.index` order).
         deadwood: the cards left outside melds, by :attr:`~rummylib.cards.Card.index` (jokers
             last).
-        deadwood_points: the points of the deadwood (each card at its value in hand).
+        deadwood_points: the points of the deadwood (each card at its value in hand, a wild
+            card at a joker's, see :func:`arrange`).
         discard: the card set aside by ``arrange(..., discard=True)``, else ``None``.
 
     >>> from rummylib import parse_cards
@@ -118,6 +125,16 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     The answer is exact for any hand: any size, duplicate cards from several packs, any number
     of jokers, every :class:`~rummylib.melds.MeldRules` setting.
 
+    Wild cards (:attr:`MeldRules.wild_ranks <rummylib.melds.MeldRules.wild_ranks>`) are
+    jokers that may also stand for themselves in their own natural place. A wild card left in
+    the deadwood counts as a joker (:attr:`CardPoints.joker
+    <rummylib.scoring.CardPoints.joker>`, Indian rule 6.5), and it is reported as the card it
+    is, in the deadwood and in its meld (with what it stands for there). A meld holding one is
+    read as :meth:`Meld.from_cards <rummylib.melds.Meld.from_cards>` reads its cards, so wild
+    cards stand for themselves wherever the meld allows. A hand with wild cards is solved once
+    for each way of reading them as natural cards or jokers that could matter (with the
+    default rules: only when it holds three wild cards and jokers or more).
+
     The solver's tables are built on first use, not at import: the first call with a rule
     set and points table takes about 0.1 s longer, and the first with a given number of
     jokers up to 0.1 s more; they are then kept for the process.
@@ -144,7 +161,7 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
         ConfigurationError: ``rules`` or ``points`` has the wrong type, or ``discard`` is set
             but the hand is empty or ``can_discard`` allows none of its cards.
 
-    >>> from rummylib import parse_cards
+    >>> from rummylib import Rank, parse_cards
     >>> gin = MeldRules(ace="low")
     >>> best = arrange(parse_cards("As 2s 3s 7c 7d 7h Kd Qh 9c 5d"), gin, CardPoints())
     >>> print(format_arrangement(best))
@@ -159,6 +176,11 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     ... )
     >>> best.is_complete, best.discard
     (True, Card.parse('2s'))
+    >>> sevens = MeldRules(wild_ranks={Rank.SEVEN})
+    >>> print(
+    ...     format_arrangement(arrange(parse_cards("6h 7h 8h 9c 9d 7s Kd"), sevens, CardPoints()))
+    ... )
+    9c 9d 7s=9h | 6h 7h 8h | deadwood Kd (10 points)
     >>> arrange([], gin, CardPoints(), discard=True)
     Traceback (most recent call last):
     ...
@@ -181,6 +203,11 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
             total += bits[card.index]
     except (AttributeError, TypeError, IndexError):
         raise _bad_card(cards) from None
+    if rules.wild_ranks:
+        wild = wild_bits(rules)
+        if any(card.bit & wild for card in cards):
+            return _arrange_wild(cards, rules, points, discard, can_discard)
+        rules = without_wild(rules)  # the same melds, and the tables of the rules without
     if (
         total < ONE_PACK_LIMIT  # no jokers
         and total.bit_count() == len(cards)  # and no duplicates
@@ -239,6 +266,170 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     if discard:
         allowed = _allowed(counts, joker_count, can_discard)
     return Arrangement(*solve_general(counts, joker_count, rules, points, allowed))
+
+
+def _arrange_wild(
+    cards: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    discard: bool,
+    can_discard: Callable[[Card], bool] | None,
+) -> Arrangement:
+    """:func:`arrange` for a hand that holds wild cards, exactly.
+
+    In a meld a wild card either stands for itself (a natural card) or for another card, and
+    then it is a joker in every respect. So each way of choosing, for each wild card, whether
+    it is natural or a joker gives a hand without wild cards, and the best arrangement of the
+    hand is the best of theirs (a wild card left in the deadwood is worth a joker whichever
+    it was, so nothing is lost by solving each of them under points that say so). The reading
+    with every wild card a joker is solved first; the others, most natural wild cards first
+    (then in card order), only need to beat it, which cuts their search short; an equal one
+    wins only when it comes earlier in that order than the best so far. A wild card as
+    itself does better than as a joker only where a meld would lack natural cards without it
+    (or where a joker may not sit beside an ace): when the hand has too few wild cards and
+    jokers for such a meld, the first reading is the only one.
+
+    The jokers of the winner's melds are then the printed jokers and the wild cards chosen
+    as jokers: the discard (if it is a joker) takes the first allowed of them, wild cards in
+    card order before printed jokers; the melds take the next ones, in the order of the
+    melds; the deadwood keeps the rest. A meld that holds a wild card is read as
+    :meth:`Meld.from_cards <rummylib.melds.Meld.from_cards>` reads its cards.
+    """
+    counts = Counter(card.index for card in cards)
+    if discard:
+        _allowed(
+            {index: n for index, n in counts.items() if index != JOKER_INDEX},
+            counts[JOKER_INDEX],
+            can_discard,
+        )  # raises when no card may be the discard
+    plain = without_wild(rules)
+    solving_points = wild_points(points, rules.wild_ranks)
+    wild = wild_bits(rules)
+    wild_indexes = sorted(index for index in counts if index != JOKER_INDEX and wild >> index & 1)
+    fixed = {index: count for index, count in counts.items() if index not in wild_indexes}
+    printed = fixed.pop(JOKER_INDEX, 0)
+    # Every card weighs the same whichever way its wild cards are read (a wild card is worth a
+    # joker), so the weight an arrangement takes out of the deadwood (see rummylib._arrange)
+    # compares the readings directly.
+    values = solving_points.values
+    total = sum((values[index] * BIG + 1) * count for index, count in counts.items())
+
+    def weight_of(result: Arrangement) -> int:
+        return total - result.deadwood_points * BIG - len(result.deadwood)
+
+    readings = list(itertools.product(*(range(counts[index], -1, -1) for index in wild_indexes)))
+    capable = printed + sum(counts[index] for index in wild_indexes)
+    if rules.joker_beside_ace and capable <= rules.min_size - rules.min_naturals:
+        # A wild card as itself helps no more than as a joker, but for a meld short of natural
+        # cards without it, and such a meld holds more wild cards and jokers than there are.
+        readings = readings[-1:]
+    # The last reading (every wild card a joker) is the most flexible: solved first, it makes
+    # a floor that cuts the search of the others short. They are then tried in order, most
+    # natural wild cards first; one wins over the best so far only if it is better, or as good
+    # and before it in that order.
+    best: tuple[int, int, Arrangement, dict[int, int]] | None = None
+    for number in (len(readings) - 1, *range(len(readings) - 1)):
+        naturals = readings[number]
+        natural_counts = dict(fixed)
+        standing: dict[int, int] = {}
+        for index, kept in zip(wild_indexes, naturals, strict=True):
+            if kept:
+                natural_counts[index] = kept
+            if counts[index] > kept:
+                standing[index] = counts[index] - kept
+        joker_count = printed + sum(standing.values())
+        allow: Callable[[Card], bool] | None = None
+        allowed: set[int] | None = None
+        if can_discard is not None:
+            allow = _split_can_discard(can_discard, standing, printed)
+        if discard:
+            held = [*natural_counts, *([JOKER_INDEX] if joker_count else [])]
+            allowed = {index for index in held if allow is None or allow(CARDS[index])}
+            if not allowed:
+                continue  # no card of this reading may be the discard
+        floor = NEG if best is None else best[0] - 1 if best[1] > number else best[0]
+        if best is None or joker_count <= 1:
+            # The table-driven paths are quicker than a search with a floor.
+            hand = [CARDS[index] for index, count in natural_counts.items() for _ in range(count)]
+            hand += [JOKER] * joker_count
+            result = arrange(hand, plain, solving_points, discard=discard, can_discard=allow)
+            if weight_of(result) > floor:
+                best = (weight_of(result), number, result, standing)
+            continue
+        found = solve_above(natural_counts, joker_count, plain, solving_points, allowed, floor)
+        if found is not None:
+            result = Arrangement(*found)
+            best = (weight_of(result), number, result, standing)
+    assert best is not None  # some reading holds an allowed card, as checked above
+    _, _, result, standing = best
+    return _with_wild_cards(result, standing, rules, can_discard)
+
+
+def _split_can_discard(
+    can_discard: Callable[[Card], bool], standing: dict[int, int], printed: int
+) -> Callable[[Card], bool]:
+    """``can_discard`` for a hand whose jokers are printed ones and the wild cards ``standing``."""
+    joker_allowed = (printed > 0 and bool(can_discard(JOKER))) or any(
+        can_discard(CARDS[index]) for index in standing
+    )
+
+    def allowed(card: Card) -> bool:
+        if card.index == JOKER_INDEX:
+            return joker_allowed
+        return bool(can_discard(card))
+
+    return allowed
+
+
+def _with_wild_cards(
+    result: Arrangement,
+    standing: dict[int, int],
+    rules: MeldRules,
+    can_discard: Callable[[Card], bool] | None,
+) -> Arrangement:
+    """``result`` with its jokers given back as printed jokers and the ``standing`` wild cards."""
+    printed = sum(card.index == JOKER_INDEX for meld in result.melds for card in meld.cards)
+    printed += sum(card.index == JOKER_INDEX for card in result.deadwood)
+    printed += result.discard is JOKER
+    printed -= sum(standing.values())
+    jokers = [CARDS[index] for index in sorted(standing) for _ in range(standing[index])]
+    jokers += [JOKER] * printed
+    thrown = result.discard
+    if thrown is JOKER:
+        thrown = next(card for card in jokers if can_discard is None or can_discard(card))
+        jokers.remove(thrown)
+    given = iter(jokers)
+    melds = []
+    for solved in result.melds:
+        cards = [next(given) if card.index == JOKER_INDEX else card for card in solved.cards]
+        if any(card.index != JOKER_INDEX and card.rank in rules.wild_ranks for card in cards):
+            melds.append(reading_of(cards, rules))
+        else:
+            melds.append(solved)
+    melds.sort(key=_meld_order)
+    left = list(given)
+    deadwood = [card for card in result.deadwood if card.index != JOKER_INDEX] + left
+    deadwood.sort(key=_card_index)
+    return Arrangement(tuple(melds), tuple(deadwood), result.deadwood_points, thrown)
+
+
+def _meld_order(meld: Meld) -> tuple[int, int, int]:
+    """The order of :attr:`Arrangement.melds`: groups by rank, then runs; by lowest natural card."""
+    lowest = min(
+        (
+            card.index
+            for card, stands in zip(meld.cards, meld.stands_for, strict=True)
+            if card is stands
+        ),
+        default=min(stands.index for stands in meld.stands_for),
+    )
+    if meld.kind is MeldKind.GROUP:
+        return (0, lowest % 13, lowest // 13)
+    return (1, lowest, 0)
+
+
+def _card_index(card: Card) -> int:
+    return card.index
 
 
 def _all_allowed(cards: Sequence[Card], can_discard: Callable[[Card], bool]) -> bool:

@@ -367,9 +367,9 @@ def _variant_settings(variant: Variant, printer: _Printer) -> int:
 
 def _describe(meld: Meld) -> str:
     jokers = [
-        str(stands)
+        str(stands) if card.is_joker else f"{stands} ({card})"
         for card, stands in zip(meld.cards, meld.stands_for, strict=True)
-        if card.is_joker
+        if card is not stands
     ]
     text = f"{meld} is a {meld.kind.value}"
     if len(jokers) == 1:

@@ -683,7 +683,10 @@ class Variant(Generic[D]):
             return f"{card} is not in {player_name(player)}'s hand"
         if card.is_joker and action.stands_for is None:
             return "a joker laid off must name the card it stands for (stands_for)"
-        if not card.is_joker and action.stands_for is not None:
+        wild_ranks = state.meld_rules.wild_ranks
+        if not card.is_joker and card.rank not in wild_ranks and action.stands_for is not None:
+            if wild_ranks:
+                return "only a joker or a wild card names the card it stands for"
             return "only a joker names the card it stands for"
         index = action.meld_index
         if not 0 <= index < len(state.table):
@@ -969,7 +972,7 @@ def _lay_off_refusal(
     """
     card = action.card
     stands = action.stands_for if action.stands_for is not None else card
-    shown = f"{card}={stands}" if card.is_joker else str(card)
+    shown = f"{card}={stands}" if stands != card else str(card)
     if stands.is_joker:
         return f"cannot lay off {shown}: a joker must stand for a natural card"
     where = f"meld {action.meld_index} ({meld})"
@@ -998,7 +1001,8 @@ def lay_offs(player: int, index: int, meld: Meld, card: Card, rules: MeldRules) 
             player=player,
             card=card,
             meld_index=index,
-            stands_for=way.stands_for if card.is_joker else None,
+            # A joker always names its card; a wild card only where it stands for another.
+            stands_for=way.stands_for if card.is_joker or way.stands_for != card else None,
             end=way.end if readings[way.stands_for] > 1 else None,
         )
         for way in ways

@@ -113,6 +113,20 @@ def _optional_run_size(instance: object, attribute: attrs.Attribute[Any], value:
         whole(2)(instance, attribute, value)
 
 
+def _to_wild_ranks(value: Iterable[Rank | int]) -> frozenset[Rank]:
+    """The wild ranks as a frozenset of :class:`~rummylib.cards.Rank` (ints 1–13 are read)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        msg = f"wild_ranks must be ranks such as {{Rank.SEVEN}}, not {shorten(value)}"
+        raise ConfigurationError(msg)
+    ranks: set[Rank] = set()
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, int) or not 1 <= item <= len(Rank):
+            msg = f"wild_ranks must hold ranks (Rank.ACE to Rank.KING), not {shorten(item)}"
+            raise ConfigurationError(msg)
+        ranks.add(Rank(item))
+    return frozenset(ranks)
+
+
 @attrs.frozen(kw_only=True, cache_hash=True)
 class MeldRules:
     """What counts as a meld in a variant (rules 0.2–0.5 and Israeli rule 1.13).
@@ -128,6 +142,10 @@ class MeldRules:
         joker_beside_ace: whether a joker may sit directly next to a natural ace in a run or
             stand for an ace. ``False`` is the Israeli rule 1.13.
         max_run_size: the most cards in a run; ``None`` means no limit beyond the 13 ranks.
+        wild_ranks: the ranks whose natural cards are wild for the deal (Indian rummy, rules
+            6.3 and 6.7): each may stand for any card, as a joker does, except where it
+            sits in its own natural place, where it stands for itself and is a natural card.
+            Any iterable of :class:`~rummylib.cards.Rank` is accepted; empty: no wild cards.
 
     >>> MeldRules(ace="low").ace
     <AceRule.LOW: 'low'>
@@ -135,6 +153,12 @@ class MeldRules:
     Traceback (most recent call last):
     ...
     rummylib.errors.ConfigurationError: max_group_size 5 is above 4, the number of suits, ...
+    >>> sorted(MeldRules(wild_ranks=[Rank.SEVEN, 2]).wild_ranks)
+    [<Rank.TWO: 2>, <Rank.SEVEN: 7>]
+    >>> MeldRules(wild_ranks="7")
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: wild_ranks must be ranks such as {Rank.SEVEN}, not '7'
     """
 
     min_size: int = attrs.field(default=3, validator=whole(2))
@@ -144,6 +168,7 @@ class MeldRules:
     min_naturals: int = attrs.field(default=1, validator=whole(1))
     joker_beside_ace: bool = attrs.field(default=True, validator=flag)
     max_run_size: int | None = attrs.field(default=None, validator=_optional_run_size)
+    wild_ranks: frozenset[Rank] = attrs.field(default=frozenset(), converter=_to_wild_ranks)
 
     def __attrs_post_init__(self) -> None:
         if self.max_group_size < self.min_size:
@@ -196,8 +221,57 @@ def rank_at(position: int) -> Rank:
 
 
 _RANKS: Final = tuple(Rank)
+_RANK_LETTERS: Final = "A23456789TJQK"
 #: The canonical natural cards, by object id (cards are one object each, see Card.__new__).
 _NATURAL_IDS: Final = frozenset(id(card) for card in CARDS[:JOKER_INDEX])
+#: Every canonical card, the joker included, by object id.
+_CARD_IDS: Final = frozenset(id(card) for card in CARDS)
+
+
+@functools.lru_cache(maxsize=64)
+def wild_cards(rules: MeldRules) -> tuple[Card, ...]:
+    """The natural cards of the wild ranks of ``rules``, in card order (cached).
+
+    >>> format_cards(wild_cards(MeldRules(wild_ranks={Rank.SEVEN})))
+    '7c 7d 7h 7s'
+    """
+    return tuple(card for card in CARDS[:JOKER_INDEX] if card.rank in rules.wild_ranks)
+
+
+@functools.lru_cache(maxsize=64)
+def wild_bits(rules: MeldRules) -> int:
+    """Bit ``card.index`` set for each natural card of a wild rank of ``rules`` (cached).
+
+    >>> (
+    ...     wild_bits(MeldRules()),
+    ...     wild_bits(MeldRules(wild_ranks={Rank.ACE}))
+    ...     == sum(1 << index for index in (0, 13, 26, 39)),
+    ... )
+    (0, True)
+    """
+    return sum(card.bit for card in wild_cards(rules))
+
+
+@functools.lru_cache(maxsize=64)
+def without_wild(rules: MeldRules) -> MeldRules:
+    """``rules`` without wild ranks (the same object when it has none; cached).
+
+    >>> without_wild(MeldRules(wild_ranks={Rank.SEVEN})) == MeldRules()
+    True
+    """
+    if not rules.wild_ranks:
+        return rules
+    return attrs.evolve(rules, wild_ranks=frozenset())
+
+
+def _not_wild(card: Card, stands: Card, rules: MeldRules) -> str:
+    """Why the natural ``card`` may not stand for another card ``stands`` under ``rules``."""
+    reason = f"{card} cannot stand for {stands}"
+    if rules.wild_ranks:
+        letters = ", ".join(_RANK_LETTERS[rank - 1] for rank in sorted(rules.wild_ranks))
+        plural = "rank is" if len(rules.wild_ranks) == 1 else "ranks are"
+        reason += f" (only a joker or a wild card may; the wild {plural} {letters})"
+    return reason
 
 
 def _card(rank: int, suit: Suit) -> Card:
@@ -219,15 +293,25 @@ class Meld:
     Build one with :meth:`from_cards` (finds a legal reading) or :func:`parse_meld` (reads
     declared jokers such as ``*=3h``); :meth:`check` tests a reading against rules.
 
+    A card that stands for another card is a **substitute**: a printed joker, or a natural
+    card of a wild rank (:attr:`MeldRules.wild_ranks`), written ``7d=5s``. Building a meld
+    only checks that every position holds a card standing for a natural card; whether a
+    natural card may stand for another (only a wild one may) is a question of the rules,
+    which :meth:`check` answers.
+
     Attributes:
         kind: group or run.
-        cards: the cards in reading order (groups by suit, runs from low to high), jokers in
-            place.
-        stands_for: for each position, the natural card it represents.
+        cards: the cards in reading order (groups by suit, runs from low to high), jokers and
+            wild cards in place.
+        stands_for: for each position, the natural card it represents (the card itself,
+            unless a substitute sits there).
 
     >>> meld = parse_meld("Ah 2h *=3h 4h", MeldRules())
     >>> meld.kind, format_cards(meld.cards), format_cards(meld.stands_for)
     (<MeldKind.RUN: 'run'>, 'Ah 2h * 4h', 'Ah 2h 3h 4h')
+    >>> wild = parse_meld("5s 6s 7d=7s", MeldRules(wild_ranks={Rank.SEVEN}))
+    >>> format_cards(wild.cards), format_cards(wild.stands_for), wild.is_pure
+    ('5s 6s 7d', '5s 6s 7s', False)
     """
 
     kind: MeldKind
@@ -243,15 +327,14 @@ class Meld:
                 f"bad meld: {len(self.cards)} cards but {len(self.stands_for)} cards they stand for"
             )
             raise InvalidMeldError(msg)
-        joker = JOKER
         for card, stands in zip(self.cards, self.stands_for, strict=True):
-            if id(stands) in _NATURAL_IDS and (card is stands or card is joker):
-                continue  # a natural card standing for itself, or a joker for a natural card
+            if id(stands) in _NATURAL_IDS and (card is stands or id(card) in _CARD_IDS):
+                continue  # a natural card as itself, or a joker or a wild card standing in
             if not isinstance(card, Card) or not isinstance(stands, Card):
                 shown = f"{shorten(card)} standing for {shorten(stands)}"
                 msg = f"bad meld: {shown} is not a pair of cards"
                 raise InvalidMeldError(msg)
-            if stands.is_joker or (not card.is_joker and card != stands):
+            if stands.is_joker:
                 msg = f"bad meld: {card} cannot stand for {stands}"
                 raise InvalidMeldError(msg)
 
@@ -265,11 +348,22 @@ class Meld:
         chosen unless ``kind`` asks for a run. Among run readings, jokers go as high as they
         can: first into gaps, then above the highest natural card, then below.
 
+        Wild cards (:attr:`MeldRules.wild_ranks`) stand for themselves wherever they can: the
+        reading keeps as many of them natural as a legal reading allows (fewer wild cards
+        standing in, the first ones in card order kept natural on a tie), and only the rest
+        stand in as jokers. Those take the places a joker would, in reading order, before
+        any printed joker.
+
         >>> from rummylib import parse_cards
         >>> print(Meld.from_cards(parse_cards("9h * 7h"), MeldRules()))
         7h *=8h 9h
         >>> print(Meld.from_cards(parse_cards("7h * *"), MeldRules(), kind=MeldKind.RUN))
         7h *=8h *=9h
+        >>> wild = MeldRules(wild_ranks={Rank.SEVEN})
+        >>> print(Meld.from_cards(parse_cards("8h 7h 6h"), wild))
+        6h 7h 8h
+        >>> print(Meld.from_cards(parse_cards("9c 9d 7h"), wild))
+        9c 9d 7h=9h
         >>> Meld.from_cards(parse_cards("3c 4c 6c"), MeldRules())
         Traceback (most recent call last):
         ...
@@ -281,6 +375,11 @@ class Meld:
         cards = tuple(cards)
         naturals = [card for card in cards if not _is_joker(card)]
         jokers = len(cards) - len(naturals)
+        if rules.wild_ranks:
+            wild = [card for card in naturals if card.rank in rules.wild_ranks]
+            if wild:
+                plain = [card for card in naturals if card.rank not in rules.wild_ranks]
+                return _read_wild(plain, wild, [], jokers, rules, kind, cards)[0]
         return _read(naturals, [], jokers, rules, kind, cards)
 
     def check(self, rules: MeldRules) -> None:
@@ -308,12 +407,27 @@ class Meld:
 
     @property
     def joker_count(self) -> int:
-        """How many jokers the meld holds.
+        """How many printed jokers the meld holds (wild cards are not counted).
 
         >>> parse_meld("7h 7d * *", MeldRules()).joker_count
         2
         """
         return sum(card.is_joker for card in self.cards)
+
+    @property
+    def is_pure(self) -> bool:
+        """Whether no card stands for another, as in a pure sequence (Indian rule 6.8).
+
+        A printed joker always stands for another card, so a meld that holds one is never
+        pure; a wild card in its own natural place stands for itself and keeps it pure.
+
+        >>> rules = MeldRules(wild_ranks={Rank.SEVEN})
+        >>> parse_meld("6h 7h 8h", rules).is_pure, parse_meld("6h 7c=7h 8h", rules).is_pure
+        (True, False)
+        >>> parse_meld("6h *=7h 8h", rules).is_pure
+        False
+        """
+        return all(card is stands for card, stands in zip(self.cards, self.stands_for, strict=True))
 
     @property
     def rank(self) -> Rank | None:
@@ -347,14 +461,29 @@ class Meld:
         6
         >>> parse_meld("Qh Kh Ah", MeldRules()).points(turkish)
         35
+
+        A wild card standing for another card counts as a joker (Indian rule 6.5); in its own
+        natural place it counts as itself.
+
+        >>> wild = MeldRules(wild_ranks={Rank.TWO})
+        >>> parse_meld("2c=7h 8h 9h", wild).points(turkish)
+        32
+        >>> parse_meld("2h 3h 4h", wild).points(turkish)
+        9
         """
         values = points.values
-        total = sum(values[card.index] for card in self.cards)
-        if self.kind is MeldKind.RUN:
+        total = 0
+        low_aces = 0
+        for card, stands in zip(self.cards, self.stands_for, strict=True):
+            if card is stands:
+                total += values[card.index]
+                low_aces += card.rank == Rank.ACE
+            else:
+                total += values[JOKER_INDEX]  # a joker, or a wild card standing in as one
+        if self.kind is MeldKind.RUN and low_aces:
             ranks = {stands.rank for stands in self.stands_for}
             # The ace is the low end when the run goes on to the two and not round the king.
             if Rank.TWO in ranks and Rank.KING not in ranks:
-                low_aces = sum(card.rank == Rank.ACE for card in self.cards)
                 total += low_aces * (points.ace_in_low_run - points.ace)
         return total
 
@@ -375,11 +504,12 @@ class Meld:
         if _is_in_order(self):
             return self
         pairs = list(zip(self.cards, self.stands_for, strict=True))
+        # Where two cards stand for one (groups with repeated suits), the natural comes first.
         if self.kind is MeldKind.GROUP:
-            pairs.sort(key=lambda pair: (pair[1].index, pair[0].is_joker))
+            pairs.sort(key=lambda pair: (pair[1].index, pair[0] is not pair[1], pair[0].index))
         else:
             position = _run_positions({int(stands.rank or 0) for stands in self.stands_for})
-            pairs.sort(key=lambda pair: (position[int(pair[1].rank or 0)], pair[0].is_joker))
+            pairs.sort(key=lambda pair: (position[int(pair[1].rank or 0)], pair[0] is not pair[1]))
         stands_for = tuple(pair[1] for pair in pairs)
         if stands_for == self.stands_for:
             return self
@@ -388,11 +518,16 @@ class Meld:
     def declared_tokens(self) -> tuple[str, ...]:
         """The meld in notation, one token per card, jokers as ``*=card``.
 
+        A wild card standing for another card is written ``7d=5s``; one standing for itself
+        is written as itself.
+
         >>> parse_meld("* 7h 7c", MeldRules()).declared_tokens()
         ('*=7d', '7h', '7c')
+        >>> parse_meld("5s 6s 7d=7s 7s=8s", MeldRules(wild_ranks={Rank.SEVEN})).declared_tokens()
+        ('5s', '6s', '7d=7s', '7s=8s')
         """
         return tuple(
-            f"*={stands}" if card.is_joker else str(card)
+            str(card) if card is stands else f"{card}={stands}"
             for card, stands in zip(self.cards, self.stands_for, strict=True)
         )
 
@@ -484,16 +619,83 @@ def _read(  # noqa: PLR0917  (a private reader with one caller shape)
     return reading
 
 
-def _reading(  # noqa: PLR0911  (each refusal returns its reason)
+def _read_wild(  # noqa: PLR0917  (the reader's arguments, and the wild cards)
+    plain: Sequence[Card],
+    wild: Sequence[Card],
+    declared: Sequence[Card],
+    free_jokers: int,
+    rules: MeldRules,
+    kind: MeldKind | None,
+    shown: Sequence[Card] | Sequence[str],
+) -> tuple[Meld, tuple[Card, ...]]:
+    """The preferred reading of ``plain`` naturals, ``wild`` cards and jokers; which stand in.
+
+    Tries the wild cards as naturals, as many as possible first (subsets in card order),
+    the others standing in as jokers; the first legal reading wins. The reading is built
+    with the physical cards in place: wild cards standing in take the joker places that the
+    ``declared`` identities leave, in reading order, before the printed jokers. Returns the
+    meld and the wild cards that stand in (in card order).
+    """
+    ordered = sorted(wild, key=_card_index)
+    count = len(ordered)
+    tried: set[tuple[int, ...]] = set()
+    for size in range(count, -1, -1):
+        for chosen in itertools.combinations(range(count), size):
+            key = tuple(ordered[at].index for at in chosen)
+            if key in tried:
+                continue  # two copies of a wild card: the same choice again
+            tried.add(key)
+            naturals = [*plain, *(ordered[at] for at in chosen)]
+            standing = tuple(card for at, card in enumerate(ordered) if at not in chosen)
+            jokers = free_jokers + len(standing)
+            reading = _reading(naturals, declared, jokers, rules, kind, explain=False)
+            if isinstance(reading, Meld):
+                return _stand_in(reading, standing, declared), standing
+    # The reading with every wild card standing in is the most permissive, unless it fails
+    # for want of natural cards: then the cards as they are say more.
+    reason = _reading(plain, declared, free_jokers + count, rules, kind)
+    if isinstance(reason, str) and reason.startswith("not enough natural cards"):
+        reason = _reading([*plain, *ordered], declared, free_jokers, rules, kind)
+    assert isinstance(reason, str)  # both readings were tried above
+    raise _fail(shown, reason)
+
+
+def _stand_in(reading: Meld, standing: Sequence[Card], declared: Sequence[Card]) -> Meld:
+    """``reading`` with the wild cards ``standing`` in its first free joker places."""
+    if not standing:
+        return reading
+    declared_left = Counter(declared)
+    given = iter(standing)
+    cards = list(reading.cards)
+    for at, (card, stands) in enumerate(zip(reading.cards, reading.stands_for, strict=True)):
+        if card is stands:
+            continue
+        if declared_left[stands]:
+            declared_left[stands] -= 1
+            continue
+        wild = next(given, None)
+        if wild is None:
+            break
+        cards[at] = wild
+    return Meld(reading.kind, cards, reading.stands_for)
+
+
+def _card_index(card: Card) -> int:
+    return card.index
+
+
+def _reading(  # noqa: PLR0911, PLR0917  (each refusal returns its reason)
     naturals: Sequence[Card],
     declared: Sequence[Card],
     free_jokers: int,
     rules: MeldRules,
     kind: MeldKind | None,
+    explain: bool = True,
 ) -> Meld | str:
     """The preferred legal reading of naturals + declared jokers + free jokers, or why none is.
 
-    ``naturals`` and ``declared`` (what declared jokers stand for) are natural cards.
+    ``naturals`` and ``declared`` (what declared jokers stand for) are natural cards. Without
+    ``explain`` a refusal may say less (for callers that only ask whether there is a reading).
     """
     size = len(naturals) + len(declared) + free_jokers
     if size < rules.min_size:
@@ -510,7 +712,7 @@ def _reading(  # noqa: PLR0911  (each refusal returns its reason)
             return group
         reasons.append(group)
     if single_suit and kind is not MeldKind.GROUP:
-        run = _read_run(naturals, declared, free_jokers, rules)
+        run = _read_run(naturals, declared, free_jokers, rules, explain=explain)
         if isinstance(run, Meld):
             return run
         reasons.append(run)
@@ -528,10 +730,12 @@ def _refusal(meld: Meld, rules: MeldRules) -> str | None:
     naturals: list[Card] = []
     declared: list[Card] = []
     for card, stands in zip(meld.cards, meld.stands_for, strict=True):
-        if card.index == JOKER_INDEX:
-            declared.append(stands)
-        else:
+        if card is stands:
             naturals.append(card)
+        else:
+            if card.index != JOKER_INDEX and card.rank not in rules.wild_ranks:
+                return _not_wild(card, stands, rules)
+            declared.append(stands)  # a joker, or a wild card standing in as one
     reading = _reading(naturals, declared, 0, rules, meld.kind)
     if isinstance(reading, str):
         return reading
@@ -612,7 +816,12 @@ def _run_fits(ranks: Sequence[int], size: int, starts: Iterable[int]) -> bool:
 
 
 def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its diagnosis)
-    naturals: Sequence[Card], declared: Sequence[Card], free_jokers: int, rules: MeldRules
+    naturals: Sequence[Card],
+    declared: Sequence[Card],
+    free_jokers: int,
+    rules: MeldRules,
+    *,
+    explain: bool = True,
 ) -> Meld | str:
     size = len(naturals) + len(declared) + free_jokers
     if size > rules.longest_run:
@@ -656,6 +865,8 @@ def _read_run(  # noqa: PLR0911, PLR0912  (one pass over the windows, with its d
         return Meld(MeldKind.RUN, cards, stands)
     if failure is not None:
         return failure[1]
+    if not explain:
+        return "no run"  # the caller does not show it: spare the diagnosis below
     fixed = list(is_joker_at)
     if rules.ace is AceRule.LOW and _run_fits(fixed, size, range(2, 16 - size)):
         return "the ace ranks low only (A-2-3), not high"
@@ -719,14 +930,18 @@ def is_meld(cards: Iterable[Card], rules: MeldRules) -> bool:
     return True
 
 
-def parse_meld(text: str, rules: MeldRules) -> Meld:
+def parse_meld(text: str, rules: MeldRules) -> Meld:  # noqa: PLR0912  (a branch per token kind)
     """Read a meld whose jokers may declare what they stand for (``*=3h``).
 
     Undeclared jokers get the preferred reading of :meth:`Meld.from_cards` that agrees with
-    the declared ones.
+    the declared ones. Under rules with wild ranks a wild card may declare a card as well
+    (``7d=5s``, or ``7h=7h`` for itself); an undeclared wild card stands for itself where a
+    legal reading allows, as in :meth:`Meld.from_cards`.
 
     >>> print(parse_meld("Ah 2h *=3h 4h", MeldRules(joker_beside_ace=False)))
     Ah 2h *=3h 4h
+    >>> print(parse_meld("9c 9d 7h=9s", MeldRules(wild_ranks={Rank.SEVEN})))
+    9c 9d 7h=9s
     >>> parse_meld("Ah *=2h 3h", MeldRules(joker_beside_ace=False))
     Traceback (most recent call last):
     ...
@@ -735,18 +950,25 @@ def parse_meld(text: str, rules: MeldRules) -> Meld:
     Traceback (most recent call last):
     ...
     rummylib.errors.NotationError: bad meld token '7h=3h': only a joker may declare a card
+    >>> parse_meld("Ah 7h=3h", MeldRules(wild_ranks={Rank.TWO}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad meld token '7h=3h': only a joker or a wild card (rank 2) ...
 
     Raises:
-        NotationError: a token is not a card or a declared joker.
+        NotationError: a token is not a card, a declared joker or a declared wild card.
         InvalidMeldError: the cards and declarations do not form a legal meld.
     """
     if not isinstance(text, str):
         msg = f"bad meld {shorten(text)}: expected text such as 'Ah 2h *=3h'"
         raise NotationError(msg)
     tokens = [token for token in text.replace(",", " ").split() if token]
+    wild_ranks = rules.wild_ranks
     naturals: list[Card] = []
     declared: list[Card] = []
-    written: list[tuple[bool, Card | None]] = []  # per token: is it a joker, and its card
+    free_wild: list[Card] = []
+    # Per token: the card as written, and what it stands for (``None``: left to the reading).
+    written: list[tuple[Card, Card | None]] = []
     free_jokers = 0
     for token in tokens:
         if "=" in token:
@@ -754,40 +976,68 @@ def parse_meld(text: str, rules: MeldRules) -> Meld:
             if not left or not right:
                 msg = f"bad meld token {shorten(token)}: write a declared joker as '*=3h'"
                 raise NotationError(msg)
-            if not parse_card(left).is_joker:
-                msg = f"bad meld token {shorten(token)}: only a joker may declare a card"
-                raise NotationError(msg)
+            card = parse_card(left)
+            if not card.is_joker and card.rank not in wild_ranks:
+                raise NotationError(_declaring_refusal(token, wild_ranks))
             stands = parse_card(right)
             if stands.is_joker:
                 msg = f"bad meld token {shorten(token)}: a joker must stand for a natural card"
                 raise NotationError(msg)
-            declared.append(stands)
-            written.append((True, stands))
+            if stands is card:
+                naturals.append(card)  # a wild card declared in its own natural place
+            else:
+                declared.append(stands)
+            written.append((card, stands))
             continue
         card = parse_card(token)
         if card.is_joker:
             free_jokers += 1
-            written.append((True, None))
+            written.append((card, None))
+        elif card.rank in wild_ranks:
+            free_wild.append(card)
+            written.append((card, None))
         else:
             naturals.append(card)
-            written.append((False, card))
-    reading = _read(naturals, declared, free_jokers, rules, None, tokens)
+            written.append((card, card))
+    if not free_wild:
+        reading = _read(naturals, declared, free_jokers, rules, None, tokens)
+        return _as_written(reading, written, declared)
+    reading, standing = _read_wild(naturals, free_wild, declared, free_jokers, rules, None, tokens)
+    standing_left = Counter(standing)
+    for at, (card, declared_as) in enumerate(written):
+        if declared_as is None and not card.is_joker:
+            if standing_left[card]:
+                standing_left[card] -= 1
+            else:
+                written[at] = (card, card)  # an undeclared wild card read as itself
     return _as_written(reading, written, declared)
 
 
+def _declaring_refusal(token: str, wild_ranks: frozenset[Rank]) -> str:
+    """Why the natural card of ``token`` may not declare a card."""
+    if not wild_ranks:
+        return f"bad meld token {shorten(token)}: only a joker may declare a card"
+    letters = ", ".join(_RANK_LETTERS[rank - 1] for rank in sorted(wild_ranks))
+    plural = "rank" if len(wild_ranks) == 1 else "ranks"
+    return (
+        f"bad meld token {shorten(token)}: only a joker or a wild card ({plural} {letters}) "
+        "may declare a card"
+    )
+
+
 def _as_written(
-    reading: Meld, written: Sequence[tuple[bool, Card | None]], declared: Sequence[Card]
+    reading: Meld, written: Sequence[tuple[Card, Card | None]], declared: Sequence[Card]
 ) -> Meld:
     """``reading`` in the order the meld was written (R10), one entry of ``written`` a token.
 
-    ``written`` says of each token whether it is a joker, and holds its natural card, a
-    declared joker's identity, or ``None`` for a joker left to the reading (the reading says
-    what those stand for).
+    ``written`` holds each token's card and what it stands for: itself, a declared identity,
+    or ``None`` for a joker (or wild card) left to the reading, which says what those stand
+    for.
     """
     declared_left = Counter(declared)
     free_stands: list[Card] = []
     for card, stands in zip(reading.cards, reading.stands_for, strict=True):
-        if not card.is_joker:
+        if card is stands:
             continue
         if declared_left[stands]:
             declared_left[stands] -= 1
@@ -796,11 +1046,27 @@ def _as_written(
     free_order = iter(free_stands)
     cards: list[Card] = []
     stands_for: list[Card] = []
-    for is_joker, natural in written:
-        stands = natural if natural is not None else next(free_order)
-        cards.append(JOKER if is_joker else stands)
-        stands_for.append(stands)
+    for card, declared_as in written:
+        cards.append(card)
+        stands_for.append(declared_as if declared_as is not None else next(free_order))
     return Meld(reading.kind, cards, stands_for)
+
+
+def reading_of(cards: Iterable[Card], rules: MeldRules) -> Meld:
+    """:meth:`Meld.from_cards` of ``cards``, remembered (bounded) by their multiset.
+
+    For solvers that read the same melds again and again.
+
+    >>> from rummylib import parse_cards
+    >>> print(reading_of(parse_cards("9c 9d 7h"), MeldRules(wild_ranks={Rank.SEVEN})))
+    9c 9d 7h=9h
+
+    Raises:
+        InvalidMeldError: the cards are no meld (as :meth:`Meld.from_cards` says).
+    """
+    cards = tuple(cards)
+    meld = _key_meld(tuple(sorted(card.index for card in cards)), rules)
+    return Meld.from_cards(cards, rules) if meld is None else meld
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -903,7 +1169,8 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
 
     Melds are distinct as multisets of cards (two copies of one card are the same card), and
     each comes with the one reading :meth:`Meld.from_cards` prefers. They are sorted by their
-    cards' :attr:`~rummylib.cards.Card.index` (jokers last).
+    cards' :attr:`~rummylib.cards.Card.index` (jokers last). Wild cards
+    (:attr:`MeldRules.wild_ranks`) meld as themselves or stand in as jokers.
 
     >>> from rummylib import make_deck, parse_cards
     >>> melds = find_melds(parse_cards("7h 8h 9h 7c 7d *"), MeldRules())
@@ -911,6 +1178,8 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
     ['7c 7d 7h', '7c 7d 7h *=7s', '7c 7d *=7h', '7c *=7d 7h']
     >>> len(find_melds(make_deck(), MeldRules(ace="low", max_run_size=5)))
     185
+    >>> [str(meld) for meld in find_melds(parse_cards("2c 5h 6h"), MeldRules(wild_ranks={2}))]
+    ['5h 6h 2c=7h']
     """
     rules = _shared(rules)
     counts = [0] * (JOKER_INDEX + 1)
@@ -922,6 +1191,19 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
         counts[index] += 1
         if index != JOKER_INDEX:
             present[index // 13] |= 1 << index % 13
+    if rules.wild_ranks:
+        wild = {card.index: counts[card.index] for card in wild_cards(rules) if counts[card.index]}
+        if wild:
+            found = _wild_melds(counts, present, wild, rules)
+            return tuple([meld for _, meld in sorted(found.items())])
+    found = _melds_of(counts, present, rules)
+    return tuple([meld for _, meld in sorted(found.items())])
+
+
+def _melds_of(
+    counts: Sequence[int], present: Sequence[int], rules: MeldRules
+) -> dict[tuple[int, ...], Meld]:
+    """The melds of a hand held as ``counts`` by card index and ``present`` ranks per suit."""
     jokers = counts[JOKER_INDEX]
     # A part of the hand too small for a meld is skipped: it has none.
     short = rules.min_size - jokers
@@ -947,7 +1229,65 @@ def find_melds(hand: Iterable[Card], rules: MeldRules) -> tuple[Meld, ...]:
             held = tuple(min(counts[suit * 13 + number], limit) for suit in range(len(_SUITS)))
         if sum(held) >= short:
             found.update(_rank_groups(number, held, jokers, rules))
-    return tuple([meld for _, meld in sorted(found.items())])
+    return found
+
+
+def _wild_melds(
+    counts: Sequence[int], present: Sequence[int], wild: dict[int, int], rules: MeldRules
+) -> dict[tuple[int, ...], Meld]:
+    """The melds of a hand that holds wild cards (``wild``: their counts by card index).
+
+    A meld of wild cards is a meld without wild ranks in which some of them are natural and
+    the others jokers. So the melds are found as if each wild card were both a natural card
+    and one more joker; each joker of such a meld is then, in every possible way, a printed
+    joker or a wild card the meld does not already hold as a natural. Each distinct multiset
+    gets the reading of :meth:`Meld.from_cards` under the wild rules.
+    """
+    base = _shared(without_wild(rules))
+    printed = counts[JOKER_INDEX]
+    widened = list(counts)
+    widened[JOKER_INDEX] = printed + sum(wild.values())
+    wild_indexes = sorted(wild)
+    found: dict[tuple[int, ...], Meld] = {}
+    for key in _melds_of(widened, present, base):
+        naturals = [index for index in key if index != JOKER_INDEX]
+        jokers = len(key) - len(naturals)
+        held = Counter(naturals)
+        pool = [wild[index] - held[index] for index in wild_indexes]
+        for picks in _picks(pool, printed, jokers):
+            chosen = [
+                index
+                for index, count in zip(wild_indexes, picks[:-1], strict=True)
+                for _ in range(count)
+            ]
+            physical = (*sorted([*naturals, *chosen]), *(JOKER_INDEX,) * picks[-1])
+            if physical in found:
+                continue
+            meld = _key_meld(physical, rules)
+            if meld is None:  # pragma: no cover - each wild card reads as a natural or a joker
+                msg = f"internal error: no reading of {format_cards(CARDS[i] for i in physical)}"
+                raise AssertionError(msg)
+            found[physical] = meld
+    return found
+
+
+def _picks(pool: Sequence[int], printed: int, total: int) -> list[tuple[int, ...]]:
+    """Every way to take ``total`` cards: up to ``pool[i]`` of wild card ``i``, then jokers.
+
+    Each way is the count taken of each wild card, and last the printed jokers taken.
+    """
+    ways: list[tuple[int, ...]] = []
+
+    def take(at: int, left: int, taken: tuple[int, ...]) -> None:
+        if at == len(pool):
+            if left <= printed:
+                ways.append((*taken, left))
+            return
+        for count in range(min(pool[at], left) + 1):
+            take(at + 1, left - count, (*taken, count))
+
+    take(0, total, ())
+    return ways
 
 
 def canonical_melds(melds: Iterable[Meld]) -> tuple[Meld, ...]:
@@ -999,11 +1339,12 @@ def _neighbour(card: Card, step: int, rules: MeldRules) -> Card | None:
 def extensions(meld: Meld, card: Card, rules: MeldRules) -> tuple[Extension, ...]:
     """Every legal way to add ``card`` to ``meld`` under ``rules`` (laying off).
 
-    A natural card stands for itself; a joker may stand for any card that extends the meld.
-    A card goes onto a run at its low or its high end; where both ends take the same card
-    (an ace beside a 2…K run), the two ways are listed apart: the ace ranks low at one end
-    and high at the other. The order is canonical: a group's new card by suit, a run's low end
-    before its high end.
+    A natural card stands for itself; a joker may stand for any card that extends the meld,
+    and so may a wild card (:attr:`MeldRules.wild_ranks`), which also extends it as itself
+    where it fits. A card goes onto a run at its low or its high end; where both ends take
+    the same card (an ace beside a 2…K run), the two ways are listed apart: the ace ranks
+    low at one end and high at the other. The order is canonical: a group's new card by
+    suit, a run's low end before its high end.
 
     >>> rules = MeldRules()
     >>> [
@@ -1020,6 +1361,11 @@ def extensions(meld: Meld, card: Card, rules: MeldRules) -> tuple[Extension, ...
     ['low', 'high']
     >>> extensions(parse_meld("7c 7d 7h", rules), parse_card("7h"), rules)
     ()
+    >>> wild = MeldRules(wild_ranks={Rank.TWO})
+    >>> [str(e.meld) for e in extensions(parse_meld("3h 4h 5h", wild), parse_card("2h"), wild)]
+    ['2h 3h 4h 5h', '3h 4h 5h 2h=6h']
+    >>> [str(e.meld) for e in extensions(parse_meld("3h 4h 5h", wild), parse_card("2c"), wild)]
+    ['2c=2h 3h 4h 5h', '3h 4h 5h 2c=6h']
     """
     _is_joker(card)
     return _extension_table(meld, rules)[1].get(card.index, ())
@@ -1058,10 +1404,17 @@ def _extension_table(meld: Meld, rules: MeldRules) -> _Extensions:
     hand card on each table meld, and table melds stay the same from turn to turn.
     """
     found: dict[int, list[Extension]] = {}
+    # The cards that may stand in for another: the joker, and the wild cards.
+    substitutes = (JOKER, *wild_cards(rules)) if rules.wild_ranks else (JOKER,)
 
-    def grow(card: Card, grown: Meld, target: Card, end: RunEnd | None) -> None:
-        if _refusal(grown, rules) is None:
-            found.setdefault(card.index, []).append(Extension(target, end, grown.canonical()))
+    def grow(base: Meld, target: Card, end: RunEnd | None) -> None:
+        for card in (target, *(other for other in substitutes if other is not target)):
+            if end is RunEnd.LOW:
+                grown = Meld(base.kind, (card, *base.cards), (target, *base.stands_for))
+            else:
+                grown = Meld(base.kind, (*base.cards, card), (*base.stands_for, target))
+            if _refusal(grown, rules) is None:
+                found.setdefault(card.index, []).append(Extension(target, end, grown.canonical()))
 
     if meld.kind is MeldKind.GROUP:
         if len(meld.cards) >= rules.max_group_size:
@@ -1069,26 +1422,12 @@ def _extension_table(meld: Meld, rules: MeldRules) -> _Extensions:
         rank = meld.stands_for[0].rank
         assert rank is not None
         for suit in _SUITS:
-            target = _card(rank, suit)
-            for card in (target, JOKER):
-                grow(
-                    card,
-                    Meld(MeldKind.GROUP, (*meld.cards, card), (*meld.stands_for, target)),
-                    target,
-                    None,
-                )
+            grow(meld, _card(rank, suit), None)
         return _listed(found)
     ordered = meld.canonical()
     for end, step in ((RunEnd.LOW, -1), (RunEnd.HIGH, 1)):
         edge = ordered.stands_for[0 if step < 0 else -1]
         neighbour = _neighbour(edge, step, rules)
-        if neighbour is None:
-            continue
-        target = neighbour
-        for card in (target, JOKER):
-            if step < 0:
-                grown = Meld(MeldKind.RUN, (card, *ordered.cards), (target, *ordered.stands_for))
-            else:
-                grown = Meld(MeldKind.RUN, (*ordered.cards, card), (*ordered.stands_for, target))
-            grow(card, grown, target, end)
+        if neighbour is not None:
+            grow(ordered, neighbour, end)
     return _listed(found)

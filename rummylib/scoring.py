@@ -92,14 +92,26 @@ class CardPoints:
         return self.values[card.index]
 
 
-def hand_points(cards: Iterable[Card], points: CardPoints) -> int:
+def hand_points(
+    cards: Iterable[Card], points: CardPoints, *, wild_ranks: Iterable[Rank] = ()
+) -> int:
     """The plain sum of the cards' points.
+
+    A card of one of ``wild_ranks`` (the deal's wild cards, as in
+    :attr:`MeldRules.wild_ranks <rummylib.melds.MeldRules.wild_ranks>`) counts as a joker,
+    as :func:`~rummylib.arrangement.arrange` counts it in the deadwood (Indian rule 6.5).
 
     >>> from rummylib import parse_cards
     >>> hand_points(parse_cards("Ah 2h 3h Kc"), CardPoints())
     16
+    >>> hand_points(parse_cards("Ah 2h 3h Kc"), CardPoints(joker=25), wild_ranks={Rank.TWO})
+    39
     """
     values = points.values
+    if wild_ranks:
+        wild = frozenset(wild_ranks)
+        joker = values[JOKER_INDEX]
+        return sum(joker if card.rank in wild else values[card.index] for card in cards)
     return sum(values[card.index] for card in cards)
 
 

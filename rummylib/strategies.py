@@ -210,7 +210,7 @@ def meld_rules() -> st.SearchStrategy[MeldRules]:
     >>> find(meld_rules(), lambda rules: rules.ace is AceRule.WRAP, settings=fresh)
     MeldRules(min_size=3, max_group_size=4, group_distinct_suits=True,
               ace=<AceRule.WRAP: 'wrap'>, min_naturals=1, joker_beside_ace=True,
-              max_run_size=None)
+              max_run_size=None, wild_ranks=frozenset())
     """
     return _meld_rules()
 

@@ -17,15 +17,16 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 import attrs
 
 from rummylib import _table_solver
+from rummylib._arrange import wild_points
 from rummylib._settings import Choice, read_choice
 from rummylib.cards import CARDS, JOKER, Card, format_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, shorten
-from rummylib.melds import AceRule, Meld, MeldKind, MeldRules
+from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, wild_bits, without_wild
 from rummylib.scoring import CardPoints, hand_points
 
 __all__ = [
@@ -67,14 +68,21 @@ def cards_of(melds: Iterable[Meld]) -> Counter[Card]:
 def joker_identities(melds: Iterable[Meld]) -> Counter[Card]:
     """What the jokers of the melds stand for, as a multiset of natural cards.
 
-    >>> from rummylib import format_cards, parse_meld
+    Wild cards standing for another card (:attr:`MeldRules.wild_ranks
+    <rummylib.melds.MeldRules.wild_ranks>`) are jokers there and count too; a wild card in its
+    own natural place does not.
+
+    >>> from rummylib import Rank, format_cards, parse_meld
     >>> format_cards(joker_identities([parse_meld("7h 8h *=9h", MeldRules())]).elements())
+    '9h'
+    >>> wild = MeldRules(wild_ranks={Rank.SEVEN})
+    >>> format_cards(joker_identities([parse_meld("7h 8h 7c=9h", wild)]).elements())
     '9h'
     """
     identities: Counter[Card] = Counter()
     for meld in melds:
         for card, stands in zip(meld.cards, meld.stands_for, strict=True):
-            if card.is_joker:
+            if card is not stands:
                 identities[stands] += 1
     return identities
 
@@ -133,10 +141,13 @@ def rearrangement_refusal(  # noqa: PLR0911  (one return per condition, in order
     if not lost:
         return None
     gained = _elements(_minus(new_jokers, old_jokers))
-    whole_table = _tally(new_table, jokers=False)
+    # The natural cards that may take a joker's place: those standing for themselves (a wild
+    # card standing for another card is a joker there), from the hand only if so asked.
+    whole_table = _tally(new_table, jokers=False, naturals=True)
     for index in sorted(lost):
         card = CARDS[index]
-        replacing = added.get(index, 0) if hand_only else whole_table.get(index, 0)
+        natural = whole_table.get(index, 0)
+        replacing = min(added.get(index, 0), natural) if hand_only else natural
         if replacing < lost[index]:
             msg = f"the joker declared as {card} changed to {gained[0]}"
             if hand_only and whole_table.get(index, 0) > replacing:
@@ -145,13 +156,17 @@ def rearrangement_refusal(  # noqa: PLR0911  (one return per condition, in order
     return None
 
 
-def _tally(melds: Iterable[Meld], *, jokers: bool) -> dict[int, int]:
-    """How many of each card (by index) the melds hold, or (``jokers``) their jokers stand for."""
+def _tally(melds: Iterable[Meld], *, jokers: bool, naturals: bool = False) -> dict[int, int]:
+    """How many of each card (by index) the melds hold, or (``jokers``) their jokers stand for.
+
+    A joker here is any card standing for another (a printed joker, or a wild card); with
+    ``naturals`` only the cards standing for themselves are counted.
+    """
     counts: dict[int, int] = {}
     for meld in melds:
-        if jokers:
+        if jokers or naturals:
             for card, stands in zip(meld.cards, meld.stands_for, strict=True):
-                if card.is_joker:
+                if (card is not stands) is jokers:
                     counts[stands.index] = counts.get(stands.index, 0) + 1
         else:
             for card in meld.cards:
@@ -232,7 +247,9 @@ _WEIGHT: Final = 1 << 16
 _DEFAULT_POINTS: Final = CardPoints(ace=1, face=10, joker=25)
 
 
-def _check_solver_rules(rules: MeldRules, joker_count: int) -> _table_solver.Layout:
+def _check_solver_rules(
+    rules: MeldRules, joker_count: int, *, wild: bool = False
+) -> _table_solver.Layout:
     layout = _LAYOUTS.get(rules.ace)
     reason = ""
     if layout is None:
@@ -246,8 +263,9 @@ def _check_solver_rules(rules: MeldRules, joker_count: int) -> _table_solver.Lay
     elif rules.max_run_size is not None and rules.max_run_size < 2 * rules.min_size - 1:
         reason = f"max_run_size={rules.max_run_size} (at least {2 * rules.min_size - 1})"
     elif joker_count > rules.min_size - rules.min_naturals:
+        what = "jokers and wild cards" if wild else "jokers"
         reason = (
-            f"{joker_count} jokers with min_naturals={rules.min_naturals} "
+            f"{joker_count} {what} with min_naturals={rules.min_naturals} "
             f"(at most {rules.min_size - rules.min_naturals})"
         )
     if layout is None or reason:
@@ -313,16 +331,30 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
         msg = f"jokers must be 'locked' or 'free', not {shorten(jokers)}"
         raise ConfigurationError(msg)
     source = read_choice(JokerReplacementSource, replacement)
-    values = (points or _DEFAULT_POINTS).values
+    base = points or _DEFAULT_POINTS
     table = tuple(table)
-    hand_counts = Counter(hand)
-    hand_jokers = hand_counts.pop(JOKER, 0)
-    table_naturals = cards_of(table)
-    table_naturals.pop(JOKER, None)
-    identities = joker_identities(table)
-    layout = _check_solver_rules(rules, sum(identities.values()) + hand_jokers)
+    wild = wild_bits(rules) if rules.wild_ranks else 0
+    if wild and (
+        any(card.bit & wild for card in hand)
+        or any(card.bit & wild for meld in table for card in meld.cards)
+    ):
+        scenarios, capable = _wild_scenarios(table, hand, rules, jokers == "free")
+        layout = _check_solver_rules(rules, capable, wild=True)
+        base = wild_points(base, rules.wild_ranks)
+    else:
+        rules = without_wild(rules)
+        hand_counts = Counter(hand)
+        hand_jokers = hand_counts.pop(JOKER, 0)
+        table_naturals = cards_of(table)
+        table_naturals.pop(JOKER, None)
+        identities = joker_identities(table)
+        layout = _check_solver_rules(rules, sum(identities.values()) + hand_jokers)
+        scenarios = _scenarios(
+            table_naturals, identities, hand_counts, hand_jokers, jokers == "free"
+        )
     if not hand:
         return None
+    values = base.values
 
     def weight(card: Card) -> int:
         if objective == "cards":
@@ -331,40 +363,35 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
 
     weights = [weight(CARDS[index]) for index in range(52)]
     joker_weight = weight(JOKER)
-    known = sorted(identities, key=lambda card: card.index)
-    if jokers == "free":
-        releases: Iterable[tuple[int, ...]] = [tuple(identities[card] for card in known)]
-    else:
-        releases = itertools.product(*(range(identities[card] + 1) for card in known))
-    best: tuple[int, _table_solver.Solution, Counter[Card], Counter[Card]] | None = None
-    for released in releases:
-        kept: Counter[Card] = Counter()
+    best: tuple[int, _table_solver.Solution, _Scenario, Counter[Card]] | None = None
+    for scenario in scenarios:
         forced: Counter[Card] = Counter()
         feasible = True
-        for card, count in zip(known, released, strict=True):
-            kept[card] = identities[card] - count
-            if jokers == "locked" and count:
+        if jokers == "locked":
+            for card, count in scenario.released.items():
                 on_table = (
-                    table_naturals[card] if source is JokerReplacementSource.HAND_OR_TABLE else 0
+                    scenario.table_naturals[card]
+                    if source is JokerReplacementSource.HAND_OR_TABLE
+                    else 0
                 )
                 forced[card] = max(0, count - on_table)
-                if forced[card] > hand_counts[card]:
+                if forced[card] > scenario.hand_naturals[card]:
                     feasible = False
         if not feasible:
             continue
         must = [0] * 52
         optional = [0] * 52
-        for card, count in (table_naturals + kept + forced).items():
+        for card, count in (scenario.table_naturals + scenario.kept + forced).items():
             must[card.index] += count
-        for card, count in (hand_counts - forced).items():
+        for card, count in (scenario.hand_naturals - forced).items():
             optional[card.index] += count
         solution = _table_solver.solve(
             layout,
             must,
             optional,
             weights,
-            table_jokers=sum(released),
-            hand_jokers=hand_jokers,
+            table_jokers=len(scenario.table_free),
+            hand_jokers=len(scenario.hand_jokers),
             joker_value=joker_weight,
             min_size=rules.min_size,
             max_group_size=rules.max_group_size,
@@ -374,10 +401,179 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
             continue
         value = solution.value + sum(weights[card.index] * count for card, count in forced.items())
         if value and (best is None or value > best[0]):
-            best = (value, solution, kept, forced)
+            best = (value, solution, scenario, forced)
     if best is None:
         return None
-    _, solution, kept, forced = best
+    _, solution, scenario, forced = best
+    return _play(solution, scenario, forced, layout, base)
+
+
+class _Scenario(NamedTuple):
+    """One reading of the table and the hand for the search: which cards are what.
+
+    Attributes:
+        table_naturals: the natural cards of the table, each standing for itself.
+        kept: the table jokers (or wild cards standing in) that keep their identity, by it.
+        kept_cards: those cards themselves, by identity.
+        released: the table jokers that may change identity, by the identity they had.
+        table_free: the table cards that are free jokers in the search (they must be placed).
+        hand_naturals: the hand's natural cards (wild cards read as themselves among them).
+        hand_jokers: the hand's cards that are jokers in the search, those to play first first.
+    """
+
+    table_naturals: Counter[Card]
+    kept: Counter[Card]
+    kept_cards: dict[Card, list[Card]]
+    released: Counter[Card]
+    table_free: tuple[Card, ...]
+    hand_naturals: Counter[Card]
+    hand_jokers: tuple[Card, ...]
+
+
+def _scenarios(
+    table_naturals: Counter[Card],
+    identities: Counter[Card],
+    hand_counts: Counter[Card],
+    hand_jokers: int,
+    free: bool,
+) -> list[_Scenario]:
+    """The scenarios without wild cards: each way to release some table jokers."""
+    known = sorted(identities, key=_index)
+    releases: Iterable[tuple[int, ...]]
+    if free:
+        releases = [tuple(identities[card] for card in known)]
+    else:
+        releases = itertools.product(*(range(identities[card] + 1) for card in known))
+    found = []
+    for released in releases:
+        kept = Counter(
+            {card: identities[card] - count for card, count in zip(known, released, strict=True)}
+        )
+        found.append(
+            _Scenario(
+                table_naturals=table_naturals,
+                kept=kept,
+                kept_cards={card: [JOKER] * count for card, count in kept.items()},
+                released=Counter(dict(zip(known, released, strict=True)))
+                if not free
+                else Counter(),
+                table_free=(JOKER,) * sum(released),
+                hand_naturals=hand_counts,
+                hand_jokers=(JOKER,) * hand_jokers,
+            )
+        )
+    return found
+
+
+def _wild_scenarios(  # noqa: PLR0912  (classify the cards, then every reading of the wild ones)
+    table: Sequence[Meld], hand: Sequence[Card], rules: MeldRules, free: bool
+) -> tuple[list[_Scenario], int]:
+    """The scenarios of a table or hand holding wild cards, and how many cards may be jokers.
+
+    Each wild card is tried as itself (a natural card) and as a joker. A table card standing
+    for another (a printed joker or a wild card) keeps its identity or, released, takes a new
+    one (as a joker) or, if it is a wild card, stands for itself. The cards that may be
+    jokers are counted for :func:`_check_solver_rules`.
+    """
+    wild = rules.wild_ranks
+    plain: Counter[Card] = Counter()
+    table_wild: list[Card] = []
+    standing: dict[Card, list[Card]] = {}
+    for meld in table:
+        for card, stands in zip(meld.cards, meld.stands_for, strict=True):
+            if card is not stands:
+                standing.setdefault(stands, []).append(card)
+            elif card.rank in wild:
+                table_wild.append(card)
+            else:
+                plain[card] += 1
+    hand_plain: Counter[Card] = Counter()
+    hand_wild: list[Card] = []
+    printed = 0
+    for card in hand:
+        if card.is_joker:
+            printed += 1
+        elif card.rank in wild:
+            hand_wild.append(card)
+        else:
+            hand_plain[card] += 1
+    capable = len(table_wild) + sum(map(len, standing.values())) + len(hand_wild) + printed
+    known = sorted(standing, key=_index)
+    # Per identity: each sub-multiset of its cards that is released (all of them when free).
+    per_identity: list[list[tuple[tuple[Card, ...], tuple[Card, ...]]]] = []
+    for identity in known:
+        cards = sorted(standing[identity], key=_index)
+        ways = []
+        for size in range(len(cards) + 1) if not free else [len(cards)]:
+            for gone in sorted(set(itertools.combinations(cards, size)), key=_indexes):
+                kept = list(cards)
+                for card in gone:
+                    kept.remove(card)
+                ways.append((tuple(kept), gone))
+        per_identity.append(ways)
+    found: list[_Scenario] = []
+    for choice in itertools.product(*per_identity):
+        kept_cards = {
+            identity: list(kept) for identity, (kept, _) in zip(known, choice, strict=True) if kept
+        }
+        released_cards = [card for _, gone in choice for card in gone]
+        released = Counter(
+            {identity: len(gone) for identity, (_, gone) in zip(known, choice, strict=True) if gone}
+        )
+        loose_wild = [card for card in released_cards if not card.is_joker]
+        loose_printed = [card for card in released_cards if card.is_joker]
+        for table_roles in _wild_roles([*table_wild, *loose_wild]):
+            for hand_roles in _wild_roles(hand_wild):
+                naturals = plain + Counter(table_roles[0])
+                found.append(
+                    _Scenario(
+                        table_naturals=naturals,
+                        kept=Counter(
+                            {identity: len(cards) for identity, cards in kept_cards.items()}
+                        ),
+                        kept_cards=kept_cards,
+                        released=Counter() if free else released,
+                        table_free=(*table_roles[1], *loose_printed),
+                        hand_naturals=hand_plain + Counter(hand_roles[0]),
+                        hand_jokers=(*hand_roles[1], *(JOKER,) * printed),
+                    )
+                )
+    return found, capable
+
+
+def _wild_roles(cards: Sequence[Card]) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """Each way to read wild ``cards`` as themselves or as jokers: (naturals, jokers).
+
+    Distinct as multisets; more natural cards first.
+    """
+    ordered = sorted(cards, key=_index)
+    ways: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
+    seen: set[tuple[int, ...]] = set()
+    for size in range(len(ordered), -1, -1):
+        for chosen in itertools.combinations(range(len(ordered)), size):
+            naturals = tuple(ordered[at] for at in chosen)
+            key = _indexes(naturals)
+            if key in seen:
+                continue
+            seen.add(key)
+            ways.append(
+                (naturals, tuple(card for at, card in enumerate(ordered) if at not in chosen))
+            )
+    return ways
+
+
+def _indexes(cards: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(card.index for card in cards)
+
+
+def _play(
+    solution: _table_solver.Solution,
+    scenario: _Scenario,
+    forced: Counter[Card],
+    layout: _table_solver.Layout,
+    points: CardPoints,
+) -> Play:
+    """The :class:`Play` of the search's best solution, with the physical cards in place."""
     # the tiles of each card: table naturals, then hand cards, then kept jokers (as themselves)
     pools: dict[int, list[Card]] = {}
     played: list[Card] = list(forced.elements())
@@ -385,10 +581,13 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
         card = CARDS[index]
         used = solution.used[index]
         played.extend([card] * used)
-        tiles = [card] * (table_naturals[card] + forced[card] + used) + [JOKER] * kept[card]
+        tiles = [card] * (scenario.table_naturals[card] + forced[card] + used)
+        tiles += scenario.kept_cards.get(card, [])
         if tiles:
             pools[index] = tiles
-    played.extend([JOKER] * solution.hand_jokers)
+    hand_jokers = scenario.hand_jokers[: solution.hand_jokers]
+    played.extend(hand_jokers)
+    free = iter((*scenario.table_free, *hand_jokers))
     melds: list[Meld] = []
     for run in solution.runs:
         cards: list[Card] = []
@@ -397,7 +596,7 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
             rank = layout.ranks[run.start + offset]
             natural = CARDS[run.suit * 13 + rank - 1]
             stands.append(natural)
-            cards.append(JOKER if is_joker else pools[natural.index].pop(0))
+            cards.append(next(free) if is_joker else pools[natural.index].pop(0))
         melds.append(Meld(MeldKind.RUN, cards, stands))
     for group in solution.groups:
         items = [
@@ -405,10 +604,9 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
             for suit in group.suits
         ]
         missing = [suit for suit in range(4) if suit not in group.suits][: group.jokers]
-        items += [(JOKER, CARDS[suit * 13 + group.rank - 1]) for suit in missing]
+        items += [(next(free), CARDS[suit * 13 + group.rank - 1]) for suit in missing]
         items.sort(key=lambda item: item[1].index)
         melds.append(Meld(MeldKind.GROUP, [item[0] for item in items], [item[1] for item in items]))
     melds.sort(key=lambda meld: (min(card.index for card in meld.stands_for), meld.kind.value))
     played = sorted(played, key=lambda card: card.index)
-    base = points or _DEFAULT_POINTS
-    return Play(table=tuple(melds), played=tuple(played), points=hand_points(played, base))
+    return Play(table=tuple(melds), played=tuple(played), points=hand_points(played, points))

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,17 +28,19 @@ from rummylib import (
     MeldKind,
     MeldRules,
     NotationError,
+    Rank,
     _arrange,
     arrange,
     format_cards,
     make_deck,
     parse_card,
     parse_cards,
+    parse_meld,
 )
 from rummylib.arrangement import format_arrangement
 from rummylib.cards import CARDS
 from rummylib.cli import main
-from tests.oracle import Oracle, oracle_value
+from tests.oracle import Oracle, card_value, least_standing_in, oracle_value
 
 GIN = MeldRules(ace=AceRule.LOW)
 GIN_POINTS = CardPoints(ace=1, face=10)
@@ -61,6 +64,10 @@ def check_arrangement(
     can_discard: Callable[[Card], bool] | None = None,
 ) -> None:
     """Everything an arrangement must satisfy, whatever its optimality."""
+
+    def worth(card: Card) -> int:
+        return card_value(card, rules, points)  # a wild card counts as a joker (rule 6.5)
+
     for meld in result.melds:
         meld.check(rules)
     used = Counter(card for meld in result.melds for card in meld.cards)
@@ -70,13 +77,13 @@ def check_arrangement(
         assert can_discard is None or can_discard(result.discard)
         used[result.discard] += 1
         # Optimal, so no allowed card left in the deadwood is worth more than the discard.
-        heaviest = points.of(result.discard)
+        heaviest = worth(result.discard)
         for card in result.deadwood:
-            assert points.of(card) <= heaviest or not (can_discard is None or can_discard(card))
+            assert worth(card) <= heaviest or not (can_discard is None or can_discard(card))
     else:
         assert result.discard is None
     assert used == Counter(hand)
-    assert result.deadwood_points == sum(points.of(card) for card in result.deadwood)
+    assert result.deadwood_points == sum(worth(card) for card in result.deadwood)
     assert result.is_complete == (not result.deadwood)
     assert result.deadwood_count == len(result.deadwood)
     assert list(result.deadwood) == sorted(result.deadwood, key=lambda card: card.index)
@@ -421,6 +428,247 @@ def test_results_are_deterministic_values() -> None:
 def test_empty_hand() -> None:
     result = arrange([], GIN, GIN_POINTS)
     assert result == Arrangement((), (), 0, None)
+    assert result.is_complete
+
+
+# ------------------------------------------------------------------------------------------
+# Wild cards (RULES.md 6.3, 6.5, 6.7; DESIGN.md section 11): every card of a wild rank is a
+# joker, except in its own natural place. The oracle finds the melds of these hands without
+# find_melds (see tests/oracle.py).
+
+SEVENS = frozenset({Rank.SEVEN})
+
+
+def wild(rules: MeldRules, *ranks: Rank) -> MeldRules:
+    return attrs.evolve(rules, wild_ranks=frozenset(ranks or SEVENS))
+
+
+@st.composite
+def wild_hands(
+    draw: st.DrawFn, max_size: int = 10, *, decks: int = 2, jokers: int = 2
+) -> tuple[list[Card], frozenset[Rank]]:
+    """Hands from a few neighbouring ranks and every card of one or two wild ranks.
+
+    The wild rank is often one of the neighbouring ranks, so that wild cards also sit in
+    their natural places.
+    """
+    low = draw(st.integers(1, 11))
+    width = draw(st.integers(1, 3))
+    ranks = draw(
+        st.lists(
+            st.one_of(st.integers(low, min(13, low + width)), st.integers(1, 13)).map(Rank),
+            min_size=1,
+            max_size=2,
+        )
+    )
+    pool = [
+        card
+        for card in make_deck(decks=decks, jokers=jokers)
+        if card.is_joker or low <= int(card.rank or 0) <= low + width or card.rank in ranks
+    ]
+    return draw(drawn(pool, max_size)), frozenset(ranks)
+
+
+WILD_RULES = [
+    MeldRules(),
+    ISRAELI,
+    GIN,
+    MeldRules(min_naturals=2),
+    MeldRules(group_distinct_suits=False, max_group_size=5),
+    MeldRules(ace=AceRule.WRAP, max_run_size=5),
+    MeldRules(min_size=2, max_group_size=3),
+]
+WILD_POINTS = [ISRAELI_POINTS, CardPoints(ace=15, joker=25, ace_low_run=1), CardPoints(ace=10)]
+DISCARD_RULES: list[Callable[[Card], bool] | None] = [
+    None,
+    not_joker,
+    lambda card: card.rank != Rank.SEVEN,  # a wild seven may not be the discard
+]
+
+
+@settings(deadline=None)
+@given(
+    wild_hands(),
+    st.sampled_from(WILD_RULES),
+    st.sampled_from(WILD_POINTS),
+    st.booleans(),
+    st.sampled_from(DISCARD_RULES),
+)
+def test_wild_cards_match_the_oracle(
+    case: tuple[list[Card], frozenset[Rank]],
+    base: MeldRules,
+    points: CardPoints,
+    discard: bool,
+    can_discard: Callable[[Card], bool] | None,
+) -> None:
+    hand, ranks = case
+    rules = attrs.evolve(base, wild_ranks=ranks)
+    discard = discard and any(can_discard is None or can_discard(card) for card in hand)
+    check_against_oracle(hand, rules, points, discard=discard, can_discard=can_discard)
+
+
+@settings(deadline=None)
+@given(
+    st.integers(1, 13).flatmap(
+        lambda rank: st.tuples(
+            drawn(
+                [
+                    card
+                    for card in make_deck(decks=2, jokers=2)
+                    if card.is_joker or abs(int(card.rank or 0) - rank) <= 1
+                ],
+                10,
+            ),
+            st.just(Rank(rank)),
+        )
+    ),
+    st.sampled_from(WILD_RULES[:4]),
+    st.sampled_from(WILD_POINTS),
+    st.booleans(),
+)
+def test_wild_cards_around_their_natural_places_match_the_oracle(
+    case: tuple[list[Card], Rank], base: MeldRules, points: CardPoints, discard: bool
+) -> None:
+    # Only the wild rank and its neighbours, from two packs: groups of wild cards alone, wild
+    # cards in their own places in runs, and wild cards standing in beside printed jokers.
+    hand, rank = case
+    check_against_oracle(hand, wild(base, rank), points, discard=discard and bool(hand))
+
+
+@settings(deadline=None)
+@given(wild_hands(14, jokers=2), st.randoms(use_true_random=False))
+def test_wild_hands_in_any_order_give_the_same_arrangement(
+    case: tuple[list[Card], frozenset[Rank]], shuffler: random.Random
+) -> None:
+    hand, ranks = case
+    rules = MeldRules(wild_ranks=ranks)
+    shuffled = hand[:]
+    shuffler.shuffle(shuffled)
+    for discard in (False, bool(hand)):
+        first = arrange(hand, rules, ISRAELI_POINTS, discard=discard)
+        assert first == arrange(shuffled, rules, ISRAELI_POINTS, discard=discard)
+        check_arrangement(hand, rules, ISRAELI_POINTS, first, discard=discard)
+
+
+@settings(deadline=None)
+@given(wild_hands(12), st.sampled_from(WILD_RULES[:4]))
+def test_wild_cards_in_melds_stand_for_themselves_where_they_can(
+    case: tuple[list[Card], frozenset[Rank]], base: MeldRules
+) -> None:
+    # Each meld is read with as few wild cards standing in as its cards allow (the reading of
+    # Meld.from_cards); the oracle counts them by trying every reading.
+    hand, ranks = case
+    rules = attrs.evolve(base, wild_ranks=ranks)
+    for meld in arrange(hand, rules, ISRAELI_POINTS).melds:
+        standing = sum(
+            not card.is_joker and card is not stands
+            for card, stands in zip(meld.cards, meld.stands_for, strict=True)
+        )
+        assert standing == least_standing_in(meld.cards, rules), str(meld)
+        assert meld == Meld.from_cards(meld.cards, rules)
+
+
+@settings(deadline=None)
+@given(drawn(TWO_PACKS, 14), st.sampled_from([GIN, ISRAELI, MeldRules()]), st.booleans())
+def test_hands_without_wild_cards_arrange_as_without_wild_ranks(
+    hand: list[Card], base: MeldRules, discard: bool
+) -> None:
+    rules = wild(base, Rank.SEVEN)
+    hand = [card for card in hand if card.rank != Rank.SEVEN]
+    discard = discard and any(not card.is_joker for card in hand)
+    kwargs: dict[str, object] = {"discard": discard, "can_discard": not_joker}
+    assert arrange(hand, rules, ISRAELI_POINTS, discard=discard, can_discard=not_joker) == (
+        arrange(hand, base, ISRAELI_POINTS, discard=discard, can_discard=not_joker)
+    ), kwargs
+
+
+def test_rule_6_7_wild_in_its_natural_place_is_natural() -> None:
+    # Wild rank 7: in 6h 7h 8h the 7h stands for itself, a natural card, so the run is pure,
+    # and it melds even where every card must be natural (min_naturals=3).
+    result = check_against_oracle(parse_cards("8h 6h 7h"), wild(MeldRules()), ISRAELI_POINTS)
+    assert [str(meld) for meld in result.melds] == ["6h 7h 8h"]
+    assert result.melds[0].is_pure
+    strict = wild(MeldRules(min_naturals=3))
+    assert check_against_oracle(parse_cards("6h 7h 8h"), strict, ISRAELI_POINTS).is_complete
+    # Without a joker beside an ace (rule 1.13), a wild 2h in its place next to Ah is natural;
+    # a wild 2c standing for 2h there is a joker beside the ace.
+    israeli = wild(ISRAELI, Rank.TWO)
+    assert check_against_oracle(parse_cards("Ah 2h 3h"), israeli, ISRAELI_POINTS).is_complete
+    beside = check_against_oracle(parse_cards("Ah 2c 3h"), israeli, ISRAELI_POINTS)
+    assert beside.deadwood_points == 1 + 0 + 3  # nothing melds; the wild 2c is worth 0
+
+
+def test_rule_6_7_a_group_of_wild_cards_is_a_natural_pure_group() -> None:
+    # 7c 7d 7h with wild rank 7: each stands for itself, a group of three natural cards.
+    for base in (MeldRules(), MeldRules(min_naturals=3)):
+        result = check_against_oracle(parse_cards("7h 7c 7d"), wild(base), ISRAELI_POINTS)
+        assert [str(meld) for meld in result.melds] == ["7c 7d 7h"]
+        assert result.melds[0].is_pure
+    # Five sevens from two packs, three natural cards needed: 7c 7d 7h and a second copy
+    # standing for 7s (a group of four, suits all different), so one seven is left over,
+    # worth a joker (25). No group holds two sevens standing for themselves in one suit.
+    hand = parse_cards("7c 7d 7h 7c 7d")
+    points = CardPoints(joker=25)
+    result = check_against_oracle(hand, wild(MeldRules(min_naturals=3)), points)
+    assert result.deadwood_points == 25
+    assert result.deadwood_count == 1
+    [meld] = result.melds
+    assert format_cards(meld.stands_for) == "7c 7d 7h 7s"
+
+
+def test_rule_6_7_a_wild_card_takes_the_rank_and_suit_it_stands_for() -> None:
+    # Wild 7h in 9c 9d 7h=9s is the 9s: a group of nines (and no room for a natural 9s).
+    rules = wild(MeldRules())
+    meld = parse_meld("9c 9d 7h=9s", rules)
+    assert meld.kind is MeldKind.GROUP
+    assert format_cards(meld.stands_for) == "9c 9d 9s"
+    assert not meld.is_pure
+    result = check_against_oracle(parse_cards("9c 9d 7h 9s"), rules, ISRAELI_POINTS)
+    assert result.is_complete
+    assert [str(meld) for meld in result.melds] == ["9c 9d 7h=9h 9s"]
+
+
+def test_rule_6_5_a_wild_card_left_over_counts_as_a_joker() -> None:
+    # Nothing melds in 7c Kd 2s: with jokers worth 0 the wild 7c adds nothing (12 points);
+    # with jokers worth 25 it is the heaviest card, so it is the best discard.
+    hand = parse_cards("7c Kd 2s")
+    assert check_against_oracle(hand, wild(MeldRules()), ISRAELI_POINTS).deadwood_points == 12
+    heavy = CardPoints(joker=25)
+    kept = check_against_oracle(hand, wild(MeldRules()), heavy)
+    assert kept.deadwood_points == 37
+    assert format_cards(kept.deadwood) == "7c Kd 2s"  # the wild card is reported as itself
+    thrown = check_against_oracle(hand, wild(MeldRules()), heavy, discard=True)
+    assert thrown.discard == parse_card("7c")
+    assert thrown.deadwood_points == 12
+
+
+def test_printed_jokers_and_wild_cards_together() -> None:
+    # Ah 2h * 9c 9d 7s with wild rank 7: the joker and the wild 7s complete both melds.
+    hand = parse_cards("Ah 2h * 9c 9d 7s")
+    result = check_against_oracle(hand, wild(MeldRules()), ISRAELI_POINTS)
+    assert result.is_complete
+    assert sorted(meld.joker_count for meld in result.melds) == [0, 1]
+    # The discard may be a wild card where a printed joker may not (Israeli rule 1.9): with
+    # jokers worth 25, 7s is set aside and the printed joker stays (25) with Kd (10).
+    hand = parse_cards("* 7s Kd")
+    result = check_against_oracle(
+        hand, wild(MeldRules()), CardPoints(joker=25), discard=True, can_discard=not_joker
+    )
+    assert result.discard == parse_card("7s")
+    assert result.deadwood_points == 35
+
+
+def test_two_packs_of_wild_cards() -> None:
+    # Both copies of 6h 7h 8h with wild rank 7: two pure runs.
+    result = check_against_oracle(
+        parse_cards("6h 7h 8h 6h 7h 8h"), wild(MeldRules()), ISRAELI_POINTS
+    )
+    assert [str(meld) for meld in result.melds] == ["6h 7h 8h", "6h 7h 8h"]
+    assert all(meld.is_pure for meld in result.melds)
+    # Thirteen cards, two packs, two printed jokers and the wild twos of an Indian deal.
+    hand = parse_cards("2c 2d 3h 4h 5h 9s 9s Ts * 2h Jd Qd Kd")
+    result = arrange(hand, wild(MeldRules(), Rank.TWO), ISRAELI_POINTS)
+    check_arrangement(hand, wild(MeldRules(), Rank.TWO), ISRAELI_POINTS, result)
     assert result.is_complete
 
 

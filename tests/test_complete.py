@@ -20,10 +20,12 @@ from rummylib._complete import (
     _tables_for,
     declarations,
     may_meld_all,
+    may_meld_card,
     meldable_discards,
 )
 from rummylib.arrangement import arrange
 from rummylib.strategies import hands, meld_rules
+from tests.oracle import wild_melds
 
 ISRAELI = MeldRules(joker_beside_ace=False)
 POINTS = CardPoints()
@@ -173,6 +175,61 @@ def test_declarations_are_the_discards_that_leave_a_complete_arrangement(
             expected.append((card, best.melds))
     assert declarations(hand, rules, POINTS, kept) == tuple(expected)
     assert declarations(hand, rules, POINTS, kept) == tuple(expected)  # from the memo
+
+
+def wild_hands(size: int) -> st.SearchStrategy[tuple[list[Card], MeldRules]]:
+    """Hands of neighbouring ranks (two packs, two jokers) with one of those ranks wild."""
+    return st.integers(1, 10).flatmap(
+        lambda low: st.tuples(
+            st.lists(
+                st.sampled_from(
+                    [
+                        card
+                        for card in make_deck(2, jokers=2)
+                        if card.is_joker or (card.rank and low <= card.rank < low + 4)
+                    ]
+                ),
+                min_size=size,
+                max_size=size,
+            ),
+            st.integers(low, low + 3).map(
+                lambda rank: MeldRules(joker_beside_ace=rank % 2 == 0, wild_ranks={rank})
+            ),
+        )
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(wild_hands(10), st.integers(0, 9))
+def test_declarations_with_wild_cards_leave_a_complete_arrangement(
+    case: tuple[list[Card], MeldRules], keep: int
+) -> None:
+    hand, rules = case
+    kept = None if hand[keep].is_joker else hand[keep]
+    expected = []
+    for card in naturals_of(hand):
+        if card is kept:
+            continue
+        rest = list(hand)
+        rest.remove(card)
+        best = arrange(rest, rules, POINTS)
+        if best.is_complete:
+            expected.append((card, best.melds))
+    assert declarations(hand, rules, POINTS, kept) == tuple(expected)
+    allowed = naturals_of(hand)
+    assert set(meldable_discards(hand, rules, allowed)) >= {card for card, _ in expected}
+    if expected:
+        assert may_meld_all(hand, rules, allowed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(wild_hands(7))
+def test_may_meld_card_with_wild_cards_is_exact(case: tuple[list[Card], MeldRules]) -> None:
+    hand, rules = case
+    melds = wild_melds(hand, rules)  # every sub-multiset tried, by tests/oracle.py
+    for card in set(hand):
+        expected = any(card.index in key for key in melds)
+        assert may_meld_card(hand, card, rules) == expected
 
 
 def test_rule_1_8_the_card_kept_is_not_a_declaration_discard() -> None:

@@ -39,9 +39,10 @@ from rummylib import (
     parse_cards,
     parse_meld,
 )
-from rummylib.melds import extensions
+from rummylib.melds import extension_cards, extensions
 from rummylib.strategies import cards as any_card
 from rummylib.strategies import hands, meld_rules, melds
+from tests.oracle import least_standing_in, wild_melds
 
 DEFAULT = MeldRules()
 ISRAELI = MeldRules(joker_beside_ace=False)
@@ -661,8 +662,16 @@ def test_meld_built_directly_is_checked_against_its_reading() -> None:
     beside = Meld(MeldKind.RUN, parse_cards("Ah * 3h"), parse_cards("Ah 2h 3h"))
     assert beside.is_valid(DEFAULT)
     assert not beside.is_valid(ISRAELI)
-    with pytest.raises(InvalidMeldError, match="bad meld: Ah cannot stand for 2h"):
-        Meld(MeldKind.RUN, parse_cards("Ah 3h 4h"), parse_cards("2h 3h 4h"))
+    # A natural card standing for another builds (a wild card may, DESIGN section 11), and
+    # the rules refuse it unless its rank is wild.
+    swapped = Meld(MeldKind.RUN, parse_cards("Ah 3h 4h"), parse_cards("2h 3h 4h"))
+    assert str(swapped) == "Ah=2h 3h 4h"
+    assert not swapped.is_valid(DEFAULT)
+    with pytest.raises(
+        InvalidMeldError, match=re.escape("Ah=2h 3h 4h is not a meld: Ah cannot stand for 2h") + "$"
+    ):
+        swapped.check(DEFAULT)
+    assert swapped.is_valid(MeldRules(wild_ranks={Rank.ACE}))
     with pytest.raises(InvalidMeldError, match="bad meld: 3 cards but 2"):
         Meld(MeldKind.RUN, parse_cards("Ah 2h 3h"), parse_cards("Ah 2h"))
     with pytest.raises(InvalidMeldError, match="cannot stand for"):
@@ -1004,3 +1013,282 @@ def test_extensions_agree_with_reading_the_grown_meld(
                 assert natural in readings, natural
     else:
         assert readings == ({card} if _grows(meld, str(card), rules) else set())
+
+
+# --- wild cards (RULES.md 6.3, 6.7, 6.8; DESIGN.md section 11) -----------------------------------
+
+SEVENS = MeldRules(wild_ranks={Rank.SEVEN})
+
+
+@st.composite
+def wild_hands(draw: st.DrawFn, max_size: int = 8) -> tuple[list[Card], MeldRules]:
+    """Small hands from a few neighbouring ranks, one or two wild ranks, two packs, jokers."""
+    low = draw(st.integers(1, 11))
+    width = draw(st.integers(1, 3))
+    ranks = draw(
+        st.lists(
+            st.one_of(st.integers(low, min(13, low + width)), st.integers(1, 13)).map(Rank),
+            min_size=1,
+            max_size=2,
+        )
+    )
+    base = draw(st.sampled_from([DEFAULT, ISRAELI, LOW, WRAP, MeldRules(min_naturals=2)]))
+    pool = [
+        card
+        for card in make_deck(decks=2, jokers=2)
+        if card.is_joker or low <= int(card.rank or 0) <= low + width or card.rank in ranks
+    ]
+    hand = draw(st.lists(st.sampled_from(pool), max_size=max_size))
+    return hand, MeldRules(
+        ace=base.ace,
+        min_naturals=base.min_naturals,
+        joker_beside_ace=base.joker_beside_ace,
+        wild_ranks=ranks,
+    )
+
+
+def substitutes(meld: Meld) -> int:
+    """How many wild (natural) cards of ``meld`` stand for another card."""
+    return sum(
+        not card.is_joker and card is not stands
+        for card, stands in zip(meld.cards, meld.stands_for, strict=True)
+    )
+
+
+def test_wild_ranks_setting() -> None:
+    assert MeldRules().wild_ranks == frozenset()
+    assert MeldRules(wild_ranks=[7, Rank.SEVEN]) == SEVENS
+    assert hash(MeldRules(wild_ranks=(Rank.SEVEN,))) == hash(SEVENS)
+    assert MeldRules(wild_ranks=iter([Rank.ACE, Rank.KING])).wild_ranks == {Rank.ACE, Rank.KING}
+    assert isinstance(next(iter(MeldRules(wild_ranks=[2]).wild_ranks)), Rank)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("7", "wild_ranks must be ranks such as {Rank.SEVEN}, not '7'"),
+        (7, "wild_ranks must be ranks such as {Rank.SEVEN}, not 7"),
+        (None, "wild_ranks must be ranks such as {Rank.SEVEN}, not None"),
+        ([14], "wild_ranks must hold ranks (Rank.ACE to Rank.KING), not 14"),
+        ([0], "wild_ranks must hold ranks (Rank.ACE to Rank.KING), not 0"),
+        ([True], "wild_ranks must hold ranks (Rank.ACE to Rank.KING), not True"),
+        ([Rank.TWO, "7"], "wild_ranks must hold ranks (Rank.ACE to Rank.KING), not '7'"),
+    ],
+)
+def test_wild_ranks_bad_values(value: object, message: str) -> None:
+    with pytest.raises(ConfigurationError, match=re.escape(message) + "$"):
+        MeldRules(wild_ranks=value)  # type: ignore[arg-type]
+
+
+def test_rule_6_7_wild_in_its_natural_place_is_natural() -> None:
+    # Wild rank 7: 6h 7h 8h holds the 7h in its own place, so it stands for itself.
+    meld = Meld.from_cards(parse_cards("8h 7h 6h"), SEVENS)
+    assert str(meld) == "6h 7h 8h"
+    assert meld.stands_for == meld.cards
+    assert meld.is_pure
+    # It is a natural card: it counts for min_naturals, and may sit beside an ace (rule 1.13).
+    assert is_meld(parse_cards("6h 7h 8h"), MeldRules(min_naturals=3, wild_ranks={Rank.SEVEN}))
+    israeli_twos = MeldRules(joker_beside_ace=False, wild_ranks={Rank.TWO})
+    assert is_meld(parse_cards("Ah 2h 3h"), israeli_twos)
+    assert not is_meld(parse_cards("Ah 2c 3h"), israeli_twos)  # 2c=2h is a joker beside Ah
+    # Declaring it in its own place is the same as not declaring it.
+    assert parse_meld("6h 7h=7h 8h", SEVENS) == parse_meld("6h 7h 8h", SEVENS)
+
+
+def test_rule_6_7_a_wild_card_stands_for_any_card_of_a_set_or_sequence() -> None:
+    # A joker takes the rank and suit of the card it stands for: wild 7h in 9c 9d 7h=9s.
+    group = parse_meld("9c 9d 7h=9s", SEVENS)
+    assert (group.kind, group.rank, format_cards(group.stands_for)) == (
+        MeldKind.GROUP,
+        Rank.NINE,
+        "9c 9d 9s",
+    )
+    run = parse_meld("5s 7d=6s 7s 7c=8s", SEVENS)
+    assert (run.kind, run.suit, format_cards(run.stands_for)) == (
+        MeldKind.RUN,
+        Suit.SPADES,
+        "5s 6s 7s 8s",
+    )
+    assert str(run) == "5s 7d=6s 7s 7c=8s"
+    # Undeclared, wild cards fill the places a joker would (gaps first, then upwards).
+    assert str(Meld.from_cards(parse_cards("7s 5s 7d"), SEVENS)) == "5s 7d=6s 7s"
+    as_run = Meld.from_cards(parse_cards("7h 7d 7c"), SEVENS, kind=MeldKind.RUN)
+    assert str(as_run) == "7c 7d=8c 7h=9c"
+
+
+def test_rule_6_7_a_meld_needs_a_card_that_stands_for_itself() -> None:
+    every_one_standing_in = Meld(MeldKind.RUN, parse_cards("7c 7d *"), parse_cards("5s 6s 7s"))
+    with pytest.raises(
+        InvalidMeldError, match=re.escape("not enough natural cards (0, at least 1)")
+    ):
+        every_one_standing_in.check(SEVENS)
+    # The same cards read another way meld: 7c 7d stand for themselves in a group.
+    assert str(Meld.from_cards(parse_cards("7c 7d *"), SEVENS)) == "7c 7d *=7h"
+
+
+def test_rule_6_7_a_group_of_wild_cards_alone_is_natural() -> None:
+    meld = Meld.from_cards(parse_cards("7h 7d 7c"), SEVENS)
+    assert str(meld) == "7c 7d 7h"
+    assert meld.is_pure
+    assert is_meld(parse_cards("7c 7d 7h"), MeldRules(min_naturals=3, wild_ranks={Rank.SEVEN}))
+    # Two copies of 7c cannot both be themselves in a group of distinct suits.
+    assert str(Meld.from_cards(parse_cards("7c 7c 7d"), SEVENS)) == "7c 7d 7c=7h"
+    assert not is_meld(parse_cards("7c 7c 7d"), MeldRules(min_naturals=3, wild_ranks={7}))
+
+
+def test_rule_6_8_purity() -> None:
+    twos = MeldRules(wild_ranks={Rank.TWO})
+    assert parse_meld("Ah 2h 3h", twos).is_pure  # a wild card in its own place
+    assert not parse_meld("Ah 2c=2h 3h", twos).is_pure
+    assert not parse_meld("Ah *=2h 3h", twos).is_pure  # a printed joker never
+    assert not parse_meld("Ah 2h *=3h", twos).is_pure
+    assert parse_meld("4c 5c 6c", DEFAULT).is_pure
+    assert not parse_meld("4c *=5c 6c", DEFAULT).is_pure
+
+
+def test_substitutes_outside_the_wild_ranks_are_refused() -> None:
+    swapped = Meld(MeldKind.RUN, parse_cards("5s 6s 7d"), parse_cards("5s 6s 7s"))
+    assert str(swapped) == "5s 6s 7d=7s"
+    assert swapped.is_valid(SEVENS)
+    assert not swapped.is_valid(DEFAULT)
+    with pytest.raises(
+        InvalidMeldError, match=re.escape("5s 6s 7d=7s is not a meld: 7d cannot stand for 7s") + "$"
+    ):
+        swapped.check(DEFAULT)
+    with pytest.raises(
+        InvalidMeldError,
+        match=re.escape(
+            "7d cannot stand for 7s (only a joker or a wild card may; the wild ranks are 2, K)"
+        ),
+    ):
+        swapped.check(MeldRules(wild_ranks={Rank.TWO, Rank.KING}))
+    # parse_meld: the same refusal as ever without wild ranks, and the wild ranks named.
+    with pytest.raises(
+        NotationError,
+        match=re.escape("bad meld token '7d=7s': only a joker may declare a card") + "$",
+    ):
+        parse_meld("5s 6s 7d=7s", DEFAULT)
+    with pytest.raises(
+        NotationError,
+        match=re.escape(
+            "bad meld token '7d=5s': only a joker or a wild card (rank 2) may declare a card"
+        ),
+    ):
+        parse_meld("7d=5s 6s 7s", MeldRules(wild_ranks={Rank.TWO}))
+    with pytest.raises(NotationError, match=re.escape("bad meld token '7d=*': a joker must stand")):
+        parse_meld("5s 6s 7d=*", SEVENS)
+    with pytest.raises(
+        NotationError, match=re.escape("bad meld token '7d=': write a declared joker")
+    ):
+        parse_meld("5s 6s 7d=", SEVENS)
+    with pytest.raises(NotationError, match=re.escape("bad card 'x'")):
+        parse_meld("5s 6s 7d=x", SEVENS)
+
+
+def test_wild_substitutes_in_points_and_canonical_order() -> None:
+    points = CardPoints(ace=15, joker=25, ace_low_run=1)
+    # A wild card standing in counts as a joker; in its own place, as itself.
+    assert parse_meld("7d=5s 6s 7s", SEVENS).points(points) == 25 + 6 + 7
+    aces = MeldRules(wild_ranks={Rank.ACE})
+    assert parse_meld("Ah 2h 3h", aces).points(points) == 1 + 2 + 3  # a low ace, natural
+    assert parse_meld("Ac=Ah 2h 3h", aces).points(points) == 25 + 2 + 3
+    assert str(parse_meld("8h 7c=7h 6h", SEVENS).canonical()) == "6h 7c=7h 8h"
+    assert str(parse_meld("7c=7s 7d 7h", SEVENS).canonical()) == "7d 7h 7c=7s"
+
+
+@given(wild_hands())
+def test_find_melds_with_wild_cards_is_every_meld_of_the_hand(
+    case: tuple[list[Card], MeldRules],
+) -> None:
+    # The oracle tries every sub-multiset with every choice of its wild cards as jokers,
+    # read without wild ranks (tests/oracle.py).
+    hand, rules = case
+    found = find_melds(hand, rules)
+    expected = wild_melds(hand, rules)
+    assert [multiset_key(meld.cards) for meld in found] == sorted(expected)
+    for meld in found:
+        meld.check(rules)
+        assert substitutes(meld) == expected[multiset_key(meld.cards)], str(meld)
+        assert meld == Meld.from_cards(reversed(meld.cards), rules)
+
+
+@given(wild_hands(5))
+def test_is_meld_with_wild_cards_agrees_with_every_reading(
+    case: tuple[list[Card], MeldRules],
+) -> None:
+    hand, rules = case
+    least = least_standing_in(hand, rules)
+    assert is_meld(hand, rules) == (least is not None)
+    if least is not None:
+        meld = Meld.from_cards(hand, rules)
+        assert Counter(meld.cards) == Counter(hand)
+        assert substitutes(meld) == least
+        assert meld.is_pure == (least == 0 and JOKER not in hand)
+
+
+@given(wild_hands())
+def test_wild_melds_round_trip_through_their_notation(case: tuple[list[Card], MeldRules]) -> None:
+    hand, rules = case
+    for meld in find_melds(hand, rules):
+        assert parse_meld(str(meld), rules) == meld
+        assert parse_meld(" ".join(meld.declared_tokens()), rules) == meld
+
+
+@given(wild_hands(), st.data())
+def test_extensions_of_wild_cards_are_those_of_a_joker_and_their_own(
+    case: tuple[list[Card], MeldRules], data: st.DataObject
+) -> None:
+    hand, rules = case
+    found = find_melds(hand, rules)
+    assume(found)
+    meld = data.draw(st.sampled_from(found))
+    # The oracle reads the meld written out with one more card (as in the test above), every
+    # wild card declared, so that the cards already there keep their readings.
+    written = " ".join(
+        f"{card}={stands}" if card.rank in rules.wild_ranks else meld_token
+        for card, stands, meld_token in zip(
+            meld.cards, meld.stands_for, meld.declared_tokens(), strict=True
+        )
+    )
+
+    def grows(token: str) -> bool:
+        try:
+            return parse_meld(f"{written} {token}", rules).kind is meld.kind
+        except InvalidMeldError:
+            return False
+
+    joker_ways = {way.stands_for for way in extensions(meld, JOKER, rules)}
+    for card in make_deck():
+        ways = extensions(meld, card, rules)
+        for way in ways:
+            assert way.meld.is_valid(rules)
+            assert Counter(way.meld.cards) == Counter((*meld.cards, card))
+            assert way.meld.canonical() == way.meld
+        readings = {way.stands_for for way in ways}
+        is_wild = card.rank in rules.wild_ranks
+        own = {card} if grows(f"{card}={card}" if is_wild else str(card)) else set()
+        assert readings == (joker_ways | own if is_wild else own), str(card)
+        assert (card in extension_cards(meld, rules)) == bool(ways)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("7c 7d", "too few cards (2, at least 3)"),
+        ("Kc 7d 2s", "mixed suits and ranks: a group needs one rank, a run one suit"),
+        # Read with the 7d standing in (the most any reading can do), one joker short.
+        ("5s 7d 9s", "gap at 6s 7s 8s (3 missing, 1 joker)"),
+    ],
+)
+def test_refusal_reasons_with_wild_cards(text: str, reason: str) -> None:
+    assert reason_for(text, SEVENS) == reason
+
+
+def test_refusal_reason_when_no_card_is_left_natural() -> None:
+    # Five sevens are a run of five with four standing in (7c 7d=8c …), unless runs are
+    # shorter; then every seven standing in leaves no natural card, and the cards as they
+    # are say more: too many for a group.
+    assert is_meld(parse_cards("7c 7d 7h 7s 7c"), SEVENS)
+    short_runs = MeldRules(max_run_size=4, wild_ranks={Rank.SEVEN})
+    reason = reason_for("7c 7d 7h 7s 7c", short_runs)
+    assert reason == "group too large (5 cards, at most 4)"

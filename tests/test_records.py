@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummylib import GameState, NotationError, new_game, parse_card, parse_cards
+from rummylib import GameState, NotationError, Rank, new_game, parse_card, parse_cards
 from rummylib._notation import ActionLine, DealerLine, format_action, parse_line
+from rummylib._record import _meld_json, _read_meld
 from rummylib.actions import (
     ACTION_TYPES,
     Action,
@@ -126,6 +127,24 @@ def test_a_joker_without_what_it_stands_for_is_read_by_the_table_rules() -> None
     assert str(item.action.melds[0]) == "7h *=8h 9h"
 
 
+def test_a_wild_card_standing_in_is_read_as_written_and_written_back() -> None:
+    # DESIGN.md section 11: 7d=5s is a wild 7d standing for 5s. A record is read as written;
+    # whether 7 is wild in the deal is for the engine to judge (meld.check), as for jokers.
+    wild = MeldRules(wild_ranks={Rank.SEVEN})
+    meld = parse_meld("5s 7d=6s 7s 7c=8s", wild)
+    action = LayDown(player=0, melds=(meld,))
+    assert format_action(action) == "p1 meld | 5s 7d=6s 7s 7c=8s"
+    for rules in (RULES, wild):
+        assert parse_line(format_action(action), rules=rules, players=2) == ActionLine(action)
+    # An undeclared wild card is read by the deal's rules, as an undeclared joker is.
+    item = parse_line("p1 meld | 9c 9d 7h", rules=wild, players=2)
+    assert isinstance(item, ActionLine)
+    assert isinstance(item.action, LayDown)
+    assert str(item.action.melds[0]) == "9c 9d 7h=9h"
+    # A JSON save holds each meld's cards and what they stand for.
+    assert _read_meld(_meld_json(meld), "meld") == meld
+
+
 def test_dealer_lines_read_hidden_cards_as_none() -> None:
     assert parse_line("d hand p2 7h ??x3 ??", rules=RULES, players=2) == DealerLine(
         "hand", player=1, cards=(parse_card("7h"), None, None, None, None)
@@ -148,7 +167,7 @@ def test_dealer_lines_read_hidden_cards_as_none() -> None:
         ("p1 discard ??", "bad card '??'"),
         ("p1 meld", "bad action 'p1 meld': 'meld' needs at least one meld after '|'"),
         ("p1 meld | 7h 8h |", "bad action 'p1 meld | 7h 8h |': a meld between '|' has no cards"),
-        ("p1 meld | 7h=8h 9h 10h", "bad meld token '7h=8h': only a joker may declare a card"),
+        ("p1 meld | 7h=* 9h 10h", "bad meld token '7h=*': a joker must stand for a natural card"),
         ("p1 knock | 7h 8h 9h", "bad action 'p1 knock | 7h 8h 9h': '|' has no place after 'knock'"),
         ("p1 layoff Kh x", "bad action 'p1 layoff Kh x': the meld's index must be a whole number"),
         ("p1 layoff Kh 0 middle", "expected 'layoff CARD N [low|high]': an end is 'low' or 'high'"),

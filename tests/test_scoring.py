@@ -195,3 +195,14 @@ def test_every_deal_says_how_it_ended_as_a_kind_its_rules_page_lists(name: str) 
             assert re.search(ENDING_WORDS[deal.ending], deal.ended_by), deal
             seen.add(deal.ending)
     assert seen  # at least one deal ended
+
+
+def test_rule_6_5_wild_cards_count_as_jokers_in_a_hand() -> None:
+    # Indian points: A, K, Q, J 10; printed and wild jokers 0. With the sevens wild,
+    # 7d 7s * Kh Ah 5c is 0 + 0 + 0 + 10 + 10 + 5.
+    indian = CardPoints(ace=10, face=10, joker=0)
+    hand = parse_cards("7d 7s * Kh Ah 5c")
+    assert hand_points(hand, indian, wild_ranks={Rank.SEVEN}) == 25
+    assert hand_points(hand, indian) == 7 + 7 + 25
+    # Aces wild (the cut card was a printed joker, rule 6.3), with jokers worth 25.
+    assert hand_points(parse_cards("Ah Ac 2d"), CardPoints(joker=25), wild_ranks=[Rank.ACE]) == 52

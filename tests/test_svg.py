@@ -19,6 +19,7 @@ from rummylib import (
     CardPoints,
     MeldRules,
     NotationError,
+    Rank,
     arrange,
     new_game,
     parse_card,
@@ -205,6 +206,17 @@ def test_meld_draws_a_joker_with_the_card_it_stands_for() -> None:
     assert "3" in texts(joker)  # the card it stands for, drawn in its colour
     assert any(g.get("fill") == RED for g in joker.iter(f"{NS}g"))
     assert parse(picture)[0].text == "Ah 2h *=3h 4h"
+
+
+def test_meld_draws_a_wild_card_standing_in_as_itself_and_names_its_part() -> None:
+    picture = svg.meld(parse_meld("5s 7d=6s 7s", MeldRules(wild_ranks={Rank.SEVEN})))
+    assert_well_formed(picture)
+    assert titles(picture) == ["5s", "7d=6s", "7s"]
+    assert labels(picture)[1:] == ["seven of diamonds as six of spades", "seven of spades"]
+    wild = card_elements(parse(picture))[1]
+    assert "JOKER" not in texts(wild)
+    assert "7" in texts(wild)
+    assert svg.read_cards(picture) == ("5s", "7d=6s", "7s")
 
 
 def test_meld_repr_and_refusal() -> None:

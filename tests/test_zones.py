@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from rummylib import GameState, MeldRules, new_game
+from rummylib import GameState, IllegalActionError, MeldRules, new_game
 from rummylib.actions import ACTION_TYPES, DrawStock
 from rummylib.records import dumps, loads
 from rummylib.registry import register_variant
@@ -147,3 +147,31 @@ def test_a_save_from_before_the_zones_loads() -> None:
     data = json.loads(state.to_json())
     del data["snapshot"]["aside"], data["snapshot"]["hidden"]
     assert GameState.from_json(json.dumps(data)) == state
+
+
+def test_rule_6_7_the_engine_lays_off_a_wild_card_as_a_joker_or_as_itself() -> None:
+    # The engine's lay-off rules read the deal's rules: with the sevens wild (6.3), a 7d may
+    # join 4h 5h 6h standing for the 7h, the 7h as itself, and a natural king names nothing.
+    from rummylib import Rank, parse_card, parse_cards  # noqa: PLC0415
+    from rummylib.actions import LayDown, LayOff  # noqa: PLC0415
+    from rummylib.melds import Meld, MeldKind  # noqa: PLC0415
+
+    state = new_game("test_pairs500", players=2, seed=1)
+    wild = attrs.evolve(state.variant.meld_rules, wild_ranks=frozenset({Rank.SEVEN}))
+    run = parse_cards("4h 5h 6h")
+    hands = (
+        (*run, *parse_cards("7d 7h Kc")),
+        *state.hands[1:],
+    )
+    state = state.replace(meld_rules=wild, hands=hands).apply(DrawStock(player=0))
+    state = state.apply(LayDown(player=0, melds=[Meld(MeldKind.RUN, run, run)]))
+    as_seven_h = LayOff(player=0, card=parse_card("7d"), meld_index=0, stands_for=parse_card("7h"))
+    assert as_seven_h in state.legal_actions(0)
+    assert state.is_legal(LayOff(player=0, card=parse_card("7h"), meld_index=0))
+    king = LayOff(player=0, card=parse_card("Kc"), meld_index=0, stands_for=parse_card("7h"))
+    with pytest.raises(IllegalActionError, match="only a joker or a wild card names the card"):
+        state.apply(king)
+    after = state.apply(as_seven_h)
+    assert str(after.table[0]) == "4h 5h 6h 7d=7h"
+    assert not after.table[0].is_pure
+    assert after.table[0].stands_for[-1] == parse_card("7h")

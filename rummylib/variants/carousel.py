@@ -304,7 +304,7 @@ class Carousel(Variant[CarouselDetail]):
             state.table,
             state.hands[action.player],
             action.table,
-            self.meld_rules,
+            state.meld_rules,
             self.joker_replacement_source,
         )
 
@@ -337,7 +337,7 @@ class Carousel(Variant[CarouselDetail]):
 
         :meth:`~rummylib.engine.Variant.verify` decides every other rearrangement.
         """
-        rules = self.meld_rules
+        rules = state.meld_rules
         hand = state.hands[player]
         table = state.table
         # Each new table once, by where its new meld goes and what it is: two tables are

@@ -500,7 +500,7 @@ class Turkish500(Variant[TurkishDetail]):
             return refusal
         rest = remove_cards(hand, (action.card,))
         table = list(state.table)
-        way = lay_off_way(table[action.meld_index], action, self.meld_rules)
+        way = lay_off_way(table[action.meld_index], action, state.meld_rules)
         assert not isinstance(way, str)  # the base refusal found it
         table[action.meld_index] = way.meld
         return self._owed_refusal(state, rest, table, (action.card,))
@@ -551,7 +551,7 @@ class Turkish500(Variant[TurkishDetail]):
 
     def apply_lay_off(self, state: State, action: LayOff) -> State:
         """The card scores at its place for the player (R1); an empty hand goes out."""
-        way = lay_off_way(state.table[action.meld_index], action, self.meld_rules)
+        way = lay_off_way(state.table[action.meld_index], action, state.meld_rules)
         assert not isinstance(way, str)  # verified
         detail = state.detail
         player = action.player

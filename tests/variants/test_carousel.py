@@ -29,6 +29,7 @@ from rummylib import (
     MeldKind,
     MeldRules,
     Phase,
+    Rank,
     find_melds,
     format_cards,
     get_variant,
@@ -41,6 +42,7 @@ from rummylib import table as table_module
 from rummylib.actions import Action, DrawStock, Knock, Pass, Rearrange
 from rummylib.bots import Bot, GreedyBot, RandomBot
 from rummylib.cards import CARDS
+from rummylib.table import rearrangement_refusal
 from rummylib.variants import carousel as carousel_module
 from rummylib.variants.carousel import (
     Carousel,
@@ -1045,3 +1047,199 @@ def test_the_table_solver_lives_in_the_core_and_keeps_its_old_import_path() -> N
     assert carousel_module.best_play is table_module.best_play
     assert carousel_module.Play is table_module.Play
     assert carousel_module.JokerReplacementSource is table_module.JokerReplacementSource
+
+
+# ------------------------------------------------------------------------------------------
+# The move finder with wild cards (DESIGN.md section 11): a card of a wild rank is a joker
+# anywhere but in its own natural place, where it is itself.
+
+
+def oracle_best_wild(
+    table: Sequence[Meld],
+    hand: Sequence[Card],
+    rules: MeldRules,
+    *,
+    jokers: str,
+    source: str,
+    objective: str,
+) -> int:
+    """``oracle_best`` where each wild card on the final table is read as itself or a joker."""
+    wild = rules.wild_ranks
+
+    def is_wild(card: Card) -> bool:
+        return not card.is_joker and card.rank in wild
+
+    table_cards = Counter(card for meld in table for card in meld.cards)
+    declared = Counter(
+        stands
+        for meld in table
+        for card, stands in zip(meld.cards, meld.stands_for, strict=True)
+        if card is not stands
+    )
+    capable = sum(count for card, count in table_cards.items() if card.is_joker or is_wild(card))
+    capable += sum(card.is_joker or is_wild(card) for card in hand)
+    oracle = Oracle(capable)
+    best = 0
+    seen: set[tuple[int, ...]] = set()
+    for size in range(1, len(hand) + 1):
+        for chosen in itertools.combinations(hand, size):
+            key = tuple(sorted(card.index for card in chosen))
+            if key in seen:
+                continue
+            seen.add(key)
+            value = (
+                len(chosen)
+                if objective == "cards"
+                else hand_points(chosen, POINTS, wild_ranks=wild)
+            )
+            if value <= best:
+                continue
+            final = table_cards + Counter(chosen)
+            wild_cards = sorted(
+                (card for card in final.elements() if is_wild(card)), key=lambda c: c.index
+            )
+            plain = [card for card in final.elements() if not card.is_joker and not is_wild(card)]
+            if any(
+                fits(
+                    oracle,
+                    declared,
+                    final,
+                    Counter(chosen),
+                    plain,
+                    wild_cards,
+                    roles,
+                    jokers,
+                    source,
+                )
+                for roles in itertools.product((False, True), repeat=len(wild_cards))
+            ):
+                best = value
+    return best
+
+
+def fits(  # noqa: PLR0917  (the oracle's position, spelled out)
+    oracle: Oracle,
+    declared: Counter[Card],
+    final: Counter[Card],
+    from_hand: Counter[Card],
+    plain: Sequence[Card],
+    wild_cards: Sequence[Card],
+    roles: Sequence[bool],
+    jokers: str,
+    source: str,
+) -> bool:
+    """Whether the final cards meld with these wild cards as jokers (``True``) or themselves."""
+    naturals = [
+        *plain,
+        *(card for card, as_joker in zip(wild_cards, roles, strict=True) if not as_joker),
+    ]
+    natural_counts = Counter(naturals)
+    joker_count = final[JOKER] + sum(roles)
+    ordered = tuple(sorted(naturals, key=lambda card: card.index))
+    for identities in oracle.readings(ordered, joker_count):
+        if jokers == "free":
+            return True
+        new = Counter(identities)
+        if all(
+            (
+                min(from_hand[card], natural_counts[card])
+                if source == "hand_only"
+                else natural_counts[card]
+            )
+            >= count - new[card]
+            for card, count in declared.items()
+        ):
+            return True
+    return False
+
+
+def random_wild_position(
+    seed: int,
+) -> tuple[tuple[Meld, ...], tuple[Card, ...], MeldRules]:
+    """A small position with a wild rank and at most two cards that may be jokers.
+
+    Drawn as :func:`random_position` draws one; then some printed jokers become wild cards
+    standing in (on the table, for the same card; in the hand, as themselves).
+    """
+    rng = random.Random(seed)
+    for attempt in range(1000):
+        table, hand = random_position(seed * 1000 + attempt)
+        rank = rng.choice(SMALL_RANKS)
+        rules = attrs.evolve(RULES, wild_ranks={rank})
+        capable = sum(
+            card.is_joker or card.rank == rank
+            for card in (*hand, *(card for meld in table for card in meld.cards))
+        )
+        if capable <= 2:
+            break
+
+    def wild_card() -> Card:
+        return card_at(rng.choice(SMALL_SUITS), rank)
+
+    converted = []
+    for meld in table:
+        cards = [
+            wild_card() if card.is_joker and rng.random() < 0.5 else card for card in meld.cards
+        ]
+        converted.append(Meld(meld.kind, cards, meld.stands_for))
+    hand = tuple(wild_card() if card.is_joker and rng.random() < 0.5 else card for card in hand)
+    return tuple(converted), hand, rules
+
+
+@given(st.integers(0, 10**9), st.sampled_from(MODES))
+@settings(deadline=None)
+def test_best_play_with_wild_cards_matches_a_brute_force_oracle(
+    seed: int, mode: tuple[str, str, str]
+) -> None:
+    table, hand, rules = random_wild_position(seed)
+    jokers, source, objective = mode
+    play = best_play(table, hand, rules, objective=objective, jokers=jokers, replacement=source)
+    expected = oracle_best_wild(
+        table, hand, rules, jokers=jokers, source=source, objective=objective
+    )
+    got = 0 if play is None else (play.card_count if objective == "cards" else play.points)
+    shown = [str(meld) for meld in table], format_cards(hand), sorted(rules.wild_ranks)
+    assert got == expected, (mode, shown)
+    if play is None:
+        return
+    if jokers == "locked":
+        refusal = rearrangement_refusal(
+            table, hand, play.table, rules, JokerReplacementSource(source)
+        )
+        assert refusal is None, shown
+    for meld in play.table:
+        meld.check(rules)
+    new_cards = Counter(card for meld in play.table for card in meld.cards)
+    old_cards = Counter(card for meld in table for card in meld.cards)
+    assert new_cards == old_cards + Counter(play.played)
+    assert not Counter(play.played) - Counter(hand)
+    assert play.points == hand_points(play.played, POINTS, wild_ranks=rules.wild_ranks)
+
+
+def test_best_play_wild_examples() -> None:
+    sevens = attrs.evolve(RULES, wild_ranks={Rank.SEVEN})
+    # A wild 7c from the hand stands in for 6h: 5h 7c=6h 7h 8h; the 7h stays itself.
+    play = best_play((parse_meld("7h 8h 9h", sevens),), parse_cards("5h 7c"), sevens)
+    assert play is not None
+    assert format_cards(play.played) == "7c 5h"
+    [meld] = play.table
+    assert (format_cards(meld.stands_for), meld.is_pure) == ("5h 6h 7h 8h 9h", False)
+    # The wild 7c of 6c 7c 8c could stand in for Kc beside Kd Ks, but then 6c 8c would be no
+    # meld: only 9c can go down.
+    table = (parse_meld("6c 7c 8c", sevens),)
+    play = best_play(table, parse_cards("Kd Ks 9c"), sevens)
+    assert play is not None
+    assert play.card_count == 1  # 9c; the kings need a third card
+    # Locked: a wild card standing for 5s keeps that identity unless a natural 5s joins.
+    table = (parse_meld("4s 7d=5s 6s", sevens),)
+    assert best_play(table, parse_cards("9c 9h"), sevens) is None
+    freed = best_play(table, parse_cards("9c 9h 5s"), sevens)
+    assert freed is not None
+    assert freed.card_count == 3
+    assert sorted(str(meld) for meld in freed.table) == ["4s 5s 6s", "9c 7d=9d 9h"]
+
+
+def test_best_play_counts_wild_cards_towards_its_joker_limit() -> None:
+    sevens = attrs.evolve(RULES, wild_ranks={Rank.SEVEN})
+    with pytest.raises(ConfigurationError, match=r"4 jokers and wild cards with min_naturals=1"):
+        best_play((parse_meld("7c 7d 7h", sevens),), parse_cards("*"), sevens)
