@@ -289,11 +289,8 @@ def _arrange_wild(
     (or where a joker may not sit beside an ace): when the hand has too few wild cards and
     jokers for such a meld, the first reading is the only one.
 
-    The jokers of the winner's melds are then the printed jokers and the wild cards chosen
-    as jokers: the discard (if it is a joker) takes the first allowed of them, wild cards in
-    card order before printed jokers; the melds take the next ones, in the order of the
-    melds; the deadwood keeps the rest. A meld that holds a wild card is read as
-    :meth:`Meld.from_cards <rummylib.melds.Meld.from_cards>` reads its cards.
+    The jokers of the winner are then given back as the printed jokers and the wild cards
+    chosen as jokers (:func:`_with_wild_cards`).
     """
     counts = Counter(card.index for card in cards)
     if discard:
@@ -381,34 +378,70 @@ def _split_can_discard(
     return allowed
 
 
-def _with_wild_cards(
+def _with_wild_cards(  # noqa: PLR0912  (three passes over the melds, and the discard)
     result: Arrangement,
     standing: dict[int, int],
     rules: MeldRules,
     can_discard: Callable[[Card], bool] | None,
 ) -> Arrangement:
-    """``result`` with its jokers given back as printed jokers and the ``standing`` wild cards."""
+    """``result`` with its jokers given back as printed jokers and the ``standing`` wild cards.
+
+    The wild cards go where they can be themselves first: to a joker's place that stands for
+    the card itself, then to a meld that reads them as themselves. The discard (when it is a
+    joker) is the first allowed card of the others, else of those; then the melds' other
+    joker places take wild cards before printed jokers, in meld order, and the deadwood keeps
+    the rest. Each meld that holds a wild card is read as :meth:`Meld.from_cards` reads it.
+    """
     printed = sum(card.index == JOKER_INDEX for meld in result.melds for card in meld.cards)
     printed += sum(card.index == JOKER_INDEX for card in result.deadwood)
     printed += result.discard is JOKER
     printed -= sum(standing.values())
-    jokers = [CARDS[index] for index in sorted(standing) for _ in range(standing[index])]
-    jokers += [JOKER] * printed
+    spare = [CARDS[index] for index in sorted(standing) for _ in range(standing[index])]
+    # Per meld: its natural cards, and the wild cards given to its joker places.
+    naturals = [[card for card in meld.cards if card.index != JOKER_INDEX] for meld in result.melds]
+    places = [
+        len(meld.cards) - len(kept) for meld, kept in zip(result.melds, naturals, strict=True)
+    ]
+    given: list[list[Card]] = [[] for _ in result.melds]
+    for number, meld in enumerate(result.melds):  # a joker's place that is the wild card's own
+        for card, stands in zip(meld.cards, meld.stands_for, strict=True):
+            if card.index == JOKER_INDEX and stands in spare:
+                spare.remove(stands)
+                given[number].append(stands)
+    for wild in list(spare):  # a meld that reads the wild card as itself
+        for number in range(len(result.melds)):
+            free = places[number] - len(given[number])
+            if free and wild in spare:
+                trial = [*naturals[number], *given[number], wild, *[JOKER] * (free - 1)]
+                if wild in reading_of(trial, rules).stands_for:
+                    spare.remove(wild)
+                    given[number].append(wild)
+    jokers = [*spare, *[JOKER] * printed]
     thrown = result.discard
     if thrown is JOKER:
-        thrown = next(card for card in jokers if can_discard is None or can_discard(card))
-        jokers.remove(thrown)
-    given = iter(jokers)
+        allowed = [card for card in jokers if can_discard is None or can_discard(card)]
+        if allowed:
+            thrown = allowed[0]
+            jokers.remove(thrown)
+        else:  # only a wild card placed as itself may go: its place takes a joker instead
+            number, thrown = next(
+                (number, card)
+                for number, cards in enumerate(given)
+                for card in cards
+                if can_discard is None or can_discard(card)
+            )
+            given[number].remove(thrown)
+    rest = iter(jokers)
     melds = []
-    for solved in result.melds:
-        cards = [next(given) if card.index == JOKER_INDEX else card for card in solved.cards]
+    for number, solved in enumerate(result.melds):
+        cards = [*naturals[number], *given[number]]
+        cards += [next(rest) for _ in range(places[number] - len(given[number]))]
         if any(card.index != JOKER_INDEX and card.rank in rules.wild_ranks for card in cards):
             melds.append(reading_of(cards, rules))
         else:
             melds.append(solved)
     melds.sort(key=_meld_order)
-    left = list(given)
-    deadwood = [card for card in result.deadwood if card.index != JOKER_INDEX] + left
+    deadwood = [card for card in result.deadwood if card.index != JOKER_INDEX] + list(rest)
     deadwood.sort(key=_card_index)
     return Arrangement(tuple(melds), tuple(deadwood), result.deadwood_points, thrown)
 

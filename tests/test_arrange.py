@@ -628,6 +628,22 @@ def test_rule_6_7_a_wild_card_takes_the_rank_and_suit_it_stands_for() -> None:
     assert [str(meld) for meld in result.melds] == ["9c 9d 7h=9h 9s"]
 
 
+def test_rule_6_8_wild_cards_go_where_they_are_themselves() -> None:
+    # Two wild sevens and two melds each short of a card: the 7h goes to the hearts, where it
+    # is itself (a pure run), the 7s stands in among the kings. Either way nothing is left,
+    # so only the placing of the wild cards is in question.
+    result = check_against_oracle(
+        parse_cards("Kc 8h Kd 7s 9h 7h"), wild(MeldRules()), ISRAELI_POINTS
+    )
+    assert sorted(str(meld) for meld in result.melds) == ["7h 8h 9h", "Kc Kd 7s=Kh"]
+    # A joker's place that is the wild card's own: 6h *=7h 8h takes the 7h.
+    result = check_against_oracle(
+        parse_cards("6h 8h 9c 9d 7s 7h"), wild(MeldRules()), ISRAELI_POINTS
+    )
+    assert sorted(str(meld) for meld in result.melds) == ["6h 7h 8h", "9c 9d 7s=9h"]
+    assert [meld.is_pure for meld in result.melds if meld.kind is MeldKind.RUN] == [True]
+
+
 def test_rule_6_5_a_wild_card_left_over_counts_as_a_joker() -> None:
     # Nothing melds in 7c Kd 2s: with jokers worth 0 the wild 7c adds nothing (12 points);
     # with jokers worth 25 it is the heaviest card, so it is the best discard.
