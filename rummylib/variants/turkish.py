@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 import attrs
 
-from rummylib._complete import may_meld_card
+from rummylib._meldable import may_meld_card
 from rummylib._settings import (
     MAX_CARD_POINTS,
     MAX_COUNT,
