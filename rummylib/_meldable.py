@@ -10,10 +10,14 @@ left over" — callers confirm with the exact solver.
 :func:`may_meld_all` searches: it always places the lowest remaining natural card (by
 :attr:`Card.index`), so it fails fast on the isolated cards that make most hands impossible.
 :func:`meldable_discards` answers the same question from per-suit tables for the usual rules,
-and :func:`rummylib._complete.declarations` lists an Israeli player's declarations with it;
-the tests hold the tables to the search. Nothing here imports the solver, so the solver may
-use these tests itself. Nothing is built at import: the first call for a rule set builds its
-tables (a few hundredths of a second).
+and :func:`may_complete` asks it of a whole hand: it is the first step of
+``arrange(..., require=Requirement(complete=True))`` (:mod:`rummylib._require`), where it
+rules out most hands in microseconds. The tests hold the tables to the search. Nothing is
+built at import: the first call for a rule set builds its tables (a few hundredths of a
+second).
+
+Wild ranks (``MeldRules.wild_ranks``, natural cards acting as jokers) are outside what these
+tests model: :func:`may_complete` answers ``True`` (let the exact solver decide) for them.
 """
 
 from __future__ import annotations
@@ -362,6 +366,8 @@ def _index(card: Card) -> int:
 # same bound exact for every suit and with the copies (:func:`_bound`), then every way to
 # form groups with the suits' exact costs (:func:`_fits`).
 
+#: The bit of each natural card index.
+_BITS: Final = tuple(1 << index for index in range(JOKER_INDEX))
 #: 13 bits: the ranks of one suit.
 _SUIT: Final = (1 << 13) - 1
 #: For each 4-bit set of suits, those suits' aces as card bits (shift left by a rank).
@@ -647,12 +653,13 @@ def _rule_tables(rules: MeldRules) -> _Tables | None:
 def _split(hand: Sequence[Card]) -> tuple[int, int, int] | None:
     """The hand as ``(first, second, jokers)``; ``None`` if it holds a card three times."""
     first = second = jokers = 0
+    bits = _BITS
     for card in hand:
         index = card.index
         if index == JOKER_INDEX:
             jokers += 1
             continue
-        bit = 1 << index
+        bit = bits[index]
         if first & bit:
             if second & bit:
                 return None
@@ -897,3 +904,30 @@ def meldable_discards(
     if JOKER in allowed and _fits(first, second, jokers - 1, tables, free=False):
         fitting |= 1 << JOKER_INDEX
     return [card for card in allowed if fitting >> card.index & 1]
+
+
+def may_complete(hand: Sequence[Card], rules: MeldRules, discard: bool) -> bool:
+    """Whether the hand may meld completely (after one discard, if ``discard``).
+
+    ``False`` is certain: no arrangement of the hand (less any one card, with ``discard``)
+    leaves no deadwood. ``True`` may still fail (a joker with no meld to join, or rules the
+    tables do not model). The tables answer for the usual rules, :func:`may_meld_all`
+    otherwise; rules with wild ranks always pass.
+
+    >>> from rummylib import MeldRules, parse_cards
+    >>> rules = MeldRules(joker_beside_ace=False)
+    >>> may_complete(parse_cards("Ah 2h 3h 7c 7d 7s Kd"), rules, discard=True)
+    True
+    >>> may_complete(parse_cards("Ah 2h 3h 7c 7d 7s Kd"), rules, discard=False)
+    False
+    """
+    if getattr(rules, "wild_ranks", None):  # natural cards that act as jokers: not modelled
+        return True
+    last = _LAST_TABLES[0]
+    tables = last[1] if last is not None and last[0] is rules else _tables_for(rules)
+    split = None if tables is None else _split(hand)
+    if tables is None or split is None:
+        skippable = [card for card in hand if card.index != JOKER_INDEX] if discard else ()
+        return may_meld_all(hand, rules, skippable)
+    first, second, jokers = split
+    return _fits(first, second, jokers, tables, free=discard)

@@ -1,0 +1,288 @@
+"""The search behind ``arrange(..., require=Requirement(...))`` (private).
+
+An arrangement **meets** a :class:`~rummylib.arrangement.Requirement` when its melds hold at
+least ``min_runs`` runs, at least ``min_pure_runs`` of them pure (no card standing for another),
+and, with ``complete``, no deadwood card. A meld's cards may have several readings; each meld
+counts at its strongest: a pure run if its cards can be read as one, else a run if they can
+be, else a group (:func:`strongest`). The answer shows every meld at that reading.
+
+The search is exact, built on the unconstrained solver (the public ``arrange``, handed in as
+``solve``) and :func:`~rummylib.melds.find_melds`:
+
+1. With ``complete``, the relaxation tables of :func:`rummylib._meldable.may_complete` rule
+   most hands out in microseconds; then the solver's best arrangement decides, since a
+   complete arrangement (no deadwood at all) is the best there can be.
+2. The solver's best arrangement of a set of cards is a lower bound for every arrangement
+   of them that meets a requirement; when it meets the requirement itself, it is the answer.
+3. Otherwise the runs are chosen one by one: an arrangement that meets "``r`` more runs,
+   ``p`` of them pure" holds a pure run ``P`` (while ``p > 0``) or a run ``P``, and the rest
+   of it meets "``r - 1``, ``p - 1``" (or "``r - 1``, 0") on the cards less ``P``. So the
+   best over every candidate ``P`` (every run :func:`~rummylib.melds.find_melds` lists that
+   the cards still hold) of ``P`` plus the best of the rest is the answer. Runs are chosen in
+   candidate order (a set of runs is tried once, not in every order), a branch whose lower
+   bound (step 2) cannot beat the best found so far is cut, and the search stops when it
+   finds an arrangement as good as the bound at the top.
+
+A discard (``discard=True``) is chosen by the solver among the cards that no chosen run
+holds, so it is chosen optimally under the requirement. Ties are broken deterministically:
+candidates come heaviest first (a good arrangement early cuts more), then in
+:func:`~rummylib.melds.find_melds` order, and the first arrangement found among equals is
+kept. The memo of a search (the solver's answer for each set of cards left) lives for one
+call; the readings of melds are cached across calls, bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from rummylib._meldable import may_complete
+from rummylib.cards import JOKER_INDEX, Card, format_cards
+from rummylib.errors import ConfigurationError, InvalidMeldError
+from rummylib.melds import Meld, MeldKind, MeldRules, find_melds
+from rummylib.scoring import CardPoints
+
+if TYPE_CHECKING:
+    from rummylib.arrangement import Arrangement, Requirement
+
+#: The unconstrained solver: ``solve(cards, discard, can_discard)``.
+Solve = Callable[[Sequence[Card], bool, "Callable[[Card], bool] | None"], "Arrangement"]
+
+#: How strong a meld's best reading is: a group, a run, a pure run.
+GROUP: Final = 0
+RUN: Final = 1
+PURE_RUN: Final = 2
+
+
+def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solver)
+    cards: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    requirement: Requirement,
+    discard: bool,
+    can_discard: Callable[[Card], bool] | None,
+    solve: Solve,
+) -> Arrangement | None:
+    """The best arrangement of ``cards`` that meets ``requirement``, or ``None``.
+
+    Raises as the solver does: :class:`~rummylib.errors.NotationError` for an item of
+    ``cards`` that is not a card (the solver names it), and
+    :class:`~rummylib.errors.ConfigurationError` when a discard is asked of an empty hand or
+    of cards ``can_discard`` refuses.
+    """
+    complete = requirement.complete
+    try:
+        if discard:
+            _check_discard(cards, can_discard)
+        if complete and not may_complete(cards, rules, discard):
+            return None
+    except (AttributeError, TypeError):  # an item that is not a card, or can_discard's own
+        solve(cards, False, None)  # raises NotationError for an item that is not a card
+        raise
+    best = solve(cards, discard, can_discard)
+    if complete and best.deadwood:
+        return None
+    pure = requirement.min_pure_runs
+    runs = max(requirement.min_runs, pure)
+    if not runs:
+        return best
+    search = _Search(cards, rules, points, discard, can_discard, solve, complete)
+    return search.run(best, runs, pure)
+
+
+def _check_discard(cards: Sequence[Card], can_discard: Callable[[Card], bool] | None) -> None:
+    """Refuse a discard as the solver does: from no cards, or from cards all refused."""
+    if not cards:
+        msg = "cannot discard from an empty hand"
+        raise ConfigurationError(msg)
+    if can_discard is not None and not any(map(can_discard, cards)):
+        present = format_cards(sorted(set(cards), key=_index))
+        msg = f"cannot discard: can_discard allows none of {present}"
+        raise ConfigurationError(msg)
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def strongest(meld: Meld, rules: MeldRules) -> tuple[int, Meld]:
+    """The strongest reading of ``meld``'s cards and how strong it is (a pure run first).
+
+    A pure run: no card stands for another (``cards == stands_for``). Cached, bounded.
+
+    >>> from rummylib import parse_meld
+    >>> strongest(parse_meld("7h *=7c *=7d", MeldRules()), MeldRules())
+    (1, Meld(run: 7h *=8h *=9h))
+    >>> strongest(parse_meld("7h 8h 9h", MeldRules()), MeldRules())
+    (2, Meld(run: 7h 8h 9h))
+    >>> strongest(parse_meld("7h 7c 7d", MeldRules()), MeldRules())
+    (0, Meld(group: 7h 7c 7d))
+    """
+    if meld.kind is MeldKind.RUN and meld.cards == meld.stands_for:
+        return PURE_RUN, meld
+    natural = _natural_run(meld.cards, rules)
+    if natural is not None:
+        return PURE_RUN, natural
+    if meld.kind is MeldKind.RUN:
+        return RUN, meld
+    try:
+        return RUN, Meld.from_cards(meld.cards, rules, kind=MeldKind.RUN)
+    except InvalidMeldError:
+        return GROUP, meld
+
+
+def _natural_run(cards: Sequence[Card], rules: MeldRules) -> Meld | None:
+    """The reading of ``cards`` as a run in which every card stands for itself, if legal."""
+    if any(card.index == JOKER_INDEX for card in cards):
+        return None
+    if len({card.suit for card in cards}) != 1 or len(set(cards)) != len(cards):
+        return None
+    reading = Meld(MeldKind.RUN, cards, cards)  # its validity does not depend on the order
+    return reading.canonical() if reading.is_valid(rules) else None
+
+
+def _meld_order(meld: Meld) -> tuple[int, int, int]:
+    """The order of the melds of a result, as the solver's: groups by rank, then runs."""
+    lowest = min(card.index for card in meld.cards)
+    if meld.kind is MeldKind.GROUP:
+        return (0, lowest % 13, lowest // 13)
+    return (1, lowest, 0)
+
+
+#: A candidate run: the counts it takes, as (position, count) pairs over the search's
+#: distinct cards, and its reading.
+_Candidate = tuple[tuple[tuple[int, int], ...], Meld]
+#: (deadwood points, deadwood cards): smaller is better.
+_Value = tuple[int, int]
+
+
+class _Stop(Exception):  # noqa: N818  (control flow, never seen outside this module)
+    """The bound at the top is reached: nothing can be better."""
+
+
+class _Search:
+    """One search: the candidate runs of a hand, the solver's answers, the best so far."""
+
+    def __init__(  # noqa: PLR0917  (one caller)
+        self,
+        cards: Sequence[Card],
+        rules: MeldRules,
+        points: CardPoints,
+        discard: bool,
+        can_discard: Callable[[Card], bool] | None,
+        solve: Solve,
+        complete: bool,
+    ) -> None:
+        self.rules = rules
+        self.discard = discard
+        self.can_discard = can_discard
+        self.solve = solve
+        self.complete = complete
+        distinct = sorted(set(cards), key=_index)
+        self.cards: tuple[Card, ...] = tuple(distinct)
+        position = {card: number for number, card in enumerate(distinct)}
+        counts = [0] * len(distinct)
+        for card in cards:
+            counts[position[card]] += 1
+        self.full: tuple[int, ...] = tuple(counts)
+        values = points.values
+        weighed: list[tuple[int, int, _Candidate, bool]] = []
+        for number, meld in enumerate(find_melds(cards, rules)):
+            strength, reading = strongest(meld, rules)
+            if strength == GROUP:
+                continue
+            needs: dict[int, int] = {}
+            for card in meld.cards:
+                needs[position[card]] = needs.get(position[card], 0) + 1
+            weight = sum(values[card.index] for card in meld.cards)
+            weighed.append((-weight, number, (tuple(needs.items()), reading), strength == PURE_RUN))
+        weighed.sort(key=lambda item: (item[0], item[1]))
+        self.runs: tuple[_Candidate, ...] = tuple(item[2] for item in weighed)
+        self.pure_runs: tuple[_Candidate, ...] = tuple(item[2] for item in weighed if item[3])
+        self.leaves: dict[tuple[int, ...], Arrangement | None] = {}
+        self.seen: dict[tuple[tuple[int, ...], int, int], int] = {}
+        self.best: tuple[_Value, tuple[Meld, ...], Arrangement] | None = None
+        self.floor: _Value = (0, 0)
+
+    def run(self, top: Arrangement, runs: int, pure: int) -> Arrangement | None:
+        """The best arrangement with ``runs`` runs, ``pure`` of them pure; ``top`` unbounded."""
+        if not self.runs or (pure and not self.pure_runs):
+            return None
+        self.leaves[self.full] = top
+        self.floor = (top.deadwood_points, len(top.deadwood))
+        with contextlib.suppress(_Stop):
+            self.explore(self.full, runs, pure, 0, ())
+        if self.best is None:
+            return None
+        _, chosen, leaf = self.best
+        melds = [*chosen, *(strongest(meld, self.rules)[1] for meld in leaf.melds)]
+        melds.sort(key=_meld_order)
+        return attrs.evolve(leaf, melds=tuple(melds))
+
+    def leaf(self, left: tuple[int, ...]) -> Arrangement | None:
+        """The solver's best arrangement of the cards ``left``; ``None`` if it cannot serve.
+
+        It cannot serve when a discard is asked and none of the cards may go, or when every
+        card must be melded and they cannot all be.
+        """
+        if left in self.leaves:
+            return self.leaves[left]
+        cards = [card for card, count in zip(self.cards, left, strict=True) for _ in range(count)]
+        result: Arrangement | None = None
+        if (
+            not self.discard
+            or (cards and (self.can_discard is None or any(map(self.can_discard, cards))))
+        ) and (not self.complete or may_complete(cards, self.rules, self.discard)):
+            result = self.solve(cards, self.discard, self.can_discard)
+            if self.complete and result.deadwood:
+                result = None
+        self.leaves[left] = result
+        return result
+
+    def explore(
+        self,
+        left: tuple[int, ...],
+        runs: int,
+        pure: int,
+        start: int,
+        chosen: tuple[Meld, ...],
+    ) -> None:
+        """Find the best of ``chosen`` plus the cards ``left`` with ``runs`` more runs."""
+        key = (left, runs, pure)
+        earlier = self.seen.get(key)
+        if earlier is not None and earlier <= start:
+            return  # searched from here already, with every candidate tried now
+        self.seen[key] = start
+        leaf = self.leaf(left)
+        if leaf is None:
+            return
+        value = (leaf.deadwood_points, len(leaf.deadwood))
+        if self.best is not None and value >= self.best[0]:
+            return  # not even the best arrangement of these cards beats the best found
+        have_runs = have_pure = 0
+        for meld in leaf.melds:
+            strength = strongest(meld, self.rules)[0]
+            have_runs += strength != GROUP
+            have_pure += strength == PURE_RUN
+        if have_runs >= runs and have_pure >= pure:
+            self.best = (value, chosen, leaf)
+            if value == self.floor:
+                raise _Stop
+            return
+        pool = self.pure_runs if pure else self.runs
+        for number in range(start, len(pool)):
+            needs, meld = pool[number]
+            if all(left[place] >= count for place, count in needs):
+                rest = list(left)
+                for place, count in needs:
+                    rest[place] -= count
+                if pure:
+                    after, following = pure - 1, number if pure > 1 else 0
+                else:
+                    after, following = 0, number
+                self.explore(tuple(rest), runs - 1, after, following, (*chosen, meld))
