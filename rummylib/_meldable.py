@@ -930,4 +930,59 @@ def may_complete(hand: Sequence[Card], rules: MeldRules, discard: bool) -> bool:
         skippable = [card for card in hand if card.index != JOKER_INDEX] if discard else ()
         return may_meld_all(hand, rules, skippable)
     first, second, jokers = split
-    return _fits(first, second, jokers, tables, free=discard)
+    if tables[3] and not _coarse(first, jokers, tables, discard):  # most hands end here
+        return False
+    return _fits_remembered(first, second, jokers, rules, discard)
+
+
+def clear_remembered() -> None:
+    """Forget the hands :func:`may_complete` and :func:`completing_discards` remember."""
+    _fits_remembered.cache_clear()
+    _fitting_any.cache_clear()
+
+
+@functools.lru_cache(maxsize=512)
+def _fits_remembered(first: int, second: int, jokers: int, rules: MeldRules, free: bool) -> bool:
+    """:func:`_fits` for rules the tables model, remembered (bounded, keyed on the hand).
+
+    A hand that passes the quick bound is often asked again at once: a declaration listed
+    one discard at a time asks of the same hand once per discard.
+    """
+    tables = _tables_for(rules)
+    assert tables is not None
+    return _fits(first, second, jokers, tables, free)
+
+
+@functools.lru_cache(maxsize=256)
+def _fitting_any(first: int, second: int, jokers: int, rules: MeldRules) -> int:
+    """The cards (bits, the joker's too) whose discard leaves a hand that fits; remembered."""
+    tables = _tables_for(rules)
+    assert tables is not None
+    fitting = _fitting_bits(first, second, jokers, first, tables)
+    if jokers and _fits(first, second, jokers - 1, tables, free=False):
+        fitting |= 1 << JOKER_INDEX
+    return fitting
+
+
+def completing_discards(
+    hand: Sequence[Card], rules: MeldRules, allowed: Sequence[Card]
+) -> list[Card]:
+    """The cards of ``allowed`` whose discard may leave a complete hand, in ``allowed`` order.
+
+    The answer of :func:`meldable_discards` (jokers too) for a hand that :func:`may_complete`
+    has passed with a discard: the tables skip the whole-hand test it already made. Every card
+    of ``allowed`` with wild ranks, which the relaxation does not model.
+
+    >>> from rummylib import MeldRules, parse_cards
+    >>> hand = parse_cards("Ah 2h 3h 7c 7d 7s Kd *")
+    >>> completing_discards(hand, MeldRules(joker_beside_ace=False), parse_cards("Kd * 7c"))
+    [Card.parse('Kd')]
+    """
+    if getattr(rules, "wild_ranks", None):
+        return list(allowed)
+    tables = _tables_for(rules)
+    split = None if tables is None else _split(hand)
+    if tables is None or split is None:
+        return meldable_discards(hand, rules, allowed)
+    fitting = _fitting_any(*split, rules)
+    return [card for card in allowed if fitting >> card.index & 1]

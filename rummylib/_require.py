@@ -40,17 +40,19 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from rummylib._meldable import may_complete
-from rummylib.cards import JOKER_INDEX, Card, format_cards
-from rummylib.errors import ConfigurationError, InvalidMeldError
+from rummylib._meldable import clear_remembered, completing_discards, may_complete
+from rummylib.cards import CARDS, JOKER_INDEX, Card
+from rummylib.errors import InvalidMeldError
 from rummylib.melds import Meld, MeldKind, MeldRules, find_melds
 from rummylib.scoring import CardPoints
 
 if TYPE_CHECKING:
     from rummylib.arrangement import Arrangement, Requirement
 
-#: The unconstrained solver: ``solve(cards, discard, can_discard)``.
-Solve = Callable[[Sequence[Card], bool, "Callable[[Card], bool] | None"], "Arrangement"]
+#: The unconstrained solver: ``solve(cards, rules, points, discard, can_discard)``.
+Solve = Callable[
+    [Sequence[Card], MeldRules, CardPoints, bool, "Callable[[Card], bool] | None"], "Arrangement"
+]
 
 #: How strong a meld's best reading is: a group, a run, a pure run.
 GROUP: Final = 0
@@ -69,23 +71,29 @@ def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solve
 ) -> Arrangement | None:
     """The best arrangement of ``cards`` that meets ``requirement``, or ``None``.
 
-    Raises as the solver does: :class:`~rummylib.errors.NotationError` for an item of
-    ``cards`` that is not a card (the solver names it), and
-    :class:`~rummylib.errors.ConfigurationError` when a discard is asked of an empty hand or
-    of cards ``can_discard`` refuses.
+    A discard that no card can be (no cards, or ``can_discard`` refuses them all) leaves no
+    arrangement: ``None``. Raises :class:`~rummylib.errors.NotationError`, as the solver does,
+    for an item of ``cards`` that is not a card.
     """
     complete = requirement.complete
-    try:
-        if discard:
-            _check_discard(cards, can_discard)
-        if complete and not may_complete(cards, rules, discard):
+    if complete:
+        try:
+            possible = may_complete(cards, rules, discard)
+        except (AttributeError, TypeError):  # an item that is not a card
+            solve(cards, rules, points, False, None)  # raises NotationError, naming it
+            raise
+        if not possible:
             return None
-    except (AttributeError, TypeError):  # an item that is not a card, or can_discard's own
-        solve(cards, False, None)  # raises NotationError for an item that is not a card
-        raise
-    best = solve(cards, discard, can_discard)
-    if complete and best.deadwood:
-        return None
+        found = _completed(cards, rules, points, discard, can_discard, solve)
+        if found is None:
+            return None
+        best = found
+    else:
+        if not all(isinstance(card, Card) for card in cards):
+            solve(cards, rules, points, False, None)  # raises NotationError, naming it
+        if discard and not _may_discard(cards, can_discard):
+            return None
+        best = solve(cards, rules, points, discard, can_discard)
     pure = requirement.min_pure_runs
     runs = max(requirement.min_runs, pure)
     if not runs:
@@ -94,15 +102,66 @@ def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solve
     return search.run(best, runs, pure)
 
 
-def _check_discard(cards: Sequence[Card], can_discard: Callable[[Card], bool] | None) -> None:
-    """Refuse a discard as the solver does: from no cards, or from cards all refused."""
-    if not cards:
-        msg = "cannot discard from an empty hand"
-        raise ConfigurationError(msg)
-    if can_discard is not None and not any(map(can_discard, cards)):
-        present = format_cards(sorted(set(cards), key=_index))
-        msg = f"cannot discard: can_discard allows none of {present}"
-        raise ConfigurationError(msg)
+def _completed(  # noqa: PLR0917  (arrange's arguments)
+    cards: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    discard: bool,
+    can_discard: Callable[[Card], bool] | None,
+    solve: Solve,
+) -> Arrangement | None:
+    """The solver's arrangement of ``cards`` if it melds them all, else ``None``.
+
+    With ``discard``: the heaviest allowed card (the lowest among equals) whose setting aside
+    leaves the rest melded completely, with the solver's arrangement of the rest. Only the
+    cards the relaxation tables let through are tried. The caller has asked
+    :func:`~rummylib._meldable.may_complete` already.
+    """
+    if not discard:
+        best = _solved(_key(cards), rules, points, solve)
+        return None if best.deadwood else best
+    values = points.values
+    allowed = sorted(
+        {card for card in cards if can_discard is None or can_discard(card)},
+        key=lambda card: (-values[card.index], card.index),
+    )
+    for card in completing_discards(cards, rules, allowed):
+        rest = list(cards)
+        rest.remove(card)
+        best = _solved(_key(rest), rules, points, solve)
+        if not best.deadwood:
+            return attrs.evolve(best, discard=card)
+    return None
+
+
+def _key(cards: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(sorted(card.index for card in cards))
+
+
+@functools.lru_cache(maxsize=256)
+def _solved(
+    key: tuple[int, ...], rules: MeldRules, points: CardPoints, solve: Solve
+) -> Arrangement:
+    """The solver's arrangement of the cards ``key`` (indexes), remembered (bounded).
+
+    The solver's answer depends on the cards as a multiset only. A caller that lists every
+    declaration asks again for the rest the first answer found.
+    """
+    return solve([CARDS[index] for index in key], rules, points, False, None)
+
+
+def clear_memos() -> None:
+    """Forget the hands remembered: the rests solved and the relaxation tables' answers.
+
+    For benchmarks that time each hand afresh; the meld readings (:func:`strongest`) stay.
+    """
+    _solved.cache_clear()
+    clear_remembered()
+
+
+def _may_discard(cards: Sequence[Card], can_discard: Callable[[Card], bool] | None) -> bool:
+    """Whether some card may be the discard."""
+    return bool(cards) and (can_discard is None or any(map(can_discard, cards)))
 
 
 def _index(card: Card) -> int:
@@ -179,6 +238,7 @@ class _Search:
         complete: bool,
     ) -> None:
         self.rules = rules
+        self.points = points
         self.discard = discard
         self.can_discard = can_discard
         self.solve = solve
@@ -234,13 +294,14 @@ class _Search:
             return self.leaves[left]
         cards = [card for card, count in zip(self.cards, left, strict=True) for _ in range(count)]
         result: Arrangement | None = None
-        if (
-            not self.discard
-            or (cards and (self.can_discard is None or any(map(self.can_discard, cards))))
-        ) and (not self.complete or may_complete(cards, self.rules, self.discard)):
-            result = self.solve(cards, self.discard, self.can_discard)
-            if self.complete and result.deadwood:
-                result = None
+        rules, points, solve = self.rules, self.points, self.solve
+        discard, can_discard = self.discard, self.can_discard
+        if discard and not _may_discard(cards, can_discard):
+            pass  # no card here may be the discard
+        elif not self.complete:
+            result = solve(cards, rules, points, discard, can_discard)
+        elif may_complete(cards, rules, discard):
+            result = _completed(cards, rules, points, discard, can_discard, solve)
         self.leaves[left] = result
         return result
 

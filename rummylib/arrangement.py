@@ -217,11 +217,13 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
             ``lambda card: not card.is_joker``.
         require: what the arrangement must hold (:class:`Requirement`): the answer is then
             the best arrangement, in the same order, among those that meet it, with the
-            discard chosen under it too, and ``None`` when no arrangement meets it. When it asks
-            for runs, the melds are shown at their strongest readings (a pure run, else a
-            run, where the cards allow one). Also exact; a complete requirement rules most
-            hands out in microseconds, and a 14-card show with runs to find takes about a
-            millisecond.
+            discard chosen under it too, and ``None`` when no arrangement meets it (also
+            when no card can be the discard). With ``complete`` and a discard, the discard is
+            the heaviest allowed card (the lowest among equals) that leaves the rest melded,
+            with the arrangement ``arrange`` gives the rest. When it asks for runs, the
+            melds are shown at their strongest readings (a pure run, else a run, where the
+            cards allow one). Also exact; a complete requirement rules most hands out in
+            microseconds, and a 14-card show with runs to find takes about a millisecond.
 
     Returns:
         The best arrangement; with ``require``, the best that meets it, or ``None``.
@@ -229,8 +231,8 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     Raises:
         NotationError: an item of ``hand`` is not a :class:`~rummylib.cards.Card`.
         ConfigurationError: ``rules``, ``points`` or ``require`` has the wrong type, or
-            ``discard`` is set but the hand is empty or ``can_discard`` allows none of its
-            cards.
+            (without ``require``) ``discard`` is set but the hand is empty or
+            ``can_discard`` allows none of its cards.
 
     >>> from rummylib import parse_cards
     >>> gin = MeldRules(ace="low")
@@ -274,8 +276,11 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
         msg = f"can_discard must be a function of a card, or None, not {shorten(can_discard)}"
         raise ConfigurationError(msg)
     cards: Sequence[Card] = hand if type(hand) is tuple or type(hand) is list else tuple(hand)
-    if require is not None:  # the search checks the cards as it goes
-        return _arrange_required(cards, rules, points, discard, can_discard, require)
+    if require is not None:  # the search of rummylib._require checks the cards as it goes
+        if not isinstance(require, Requirement):
+            msg = f"require must be a Requirement or None, not {shorten(require)}"
+            raise ConfigurationError(msg)
+        return arrange_required(cards, rules, points, require, discard, can_discard, _solve)
     total = 0
     bits = CARD_BITS
     try:
@@ -343,25 +348,15 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     return Arrangement(*solve_general(counts, joker_count, rules, points, allowed))
 
 
-def _arrange_required(  # noqa: PLR0917  (arrange's arguments)
+def _solve(
     cards: Sequence[Card],
     rules: MeldRules,
     points: CardPoints,
     discard: bool,
     can_discard: Callable[[Card], bool] | None,
-    require: Requirement,
-) -> Arrangement | None:
-    """:func:`arrange` with a requirement: the search of :mod:`rummylib._require`."""
-    if not isinstance(require, Requirement):
-        msg = f"require must be a Requirement or None, not {shorten(require)}"
-        raise ConfigurationError(msg)
-
-    def solve(
-        cards: Sequence[Card], discard: bool, can_discard: Callable[[Card], bool] | None
-    ) -> Arrangement:
-        return arrange(cards, rules, points, discard=discard, can_discard=can_discard)
-
-    return arrange_required(cards, rules, points, require, discard, can_discard, solve)
+) -> Arrangement:
+    """:func:`arrange` without a requirement, for the search of :mod:`rummylib._require`."""
+    return arrange(cards, rules, points, discard=discard, can_discard=can_discard)
 
 
 def _all_allowed(cards: Sequence[Card], can_discard: Callable[[Card], bool]) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from rummylib import (
     ConfigurationError,
     MeldKind,
     MeldRules,
+    NotationError,
     arrange,
     format_cards,
     make_deck,
@@ -226,23 +228,36 @@ def test_the_order_of_the_cards_does_not_matter(
 
 
 @settings(deadline=None)
-@given(st.one_of(drawn(TWO_PACKS, 14), dense_hands(14)), st.booleans())
-def test_a_complete_requirement_alone_is_the_plain_answer_when_complete(
-    hand: list[Card], discard: bool
-) -> None:
-    # Rules 1.11 and 3.12 route through Requirement(complete=True): the variants rely on the
-    # answer being exactly the plain solver's arrangement, or None when it has deadwood.
-    discard = discard and any(not card.is_joker for card in hand)
-    options: dict[str, object] = {"discard": discard, "can_discard": not_joker}
-    plain = arrange(hand, ISRAELI, ISRAELI_POINTS, discard=discard, can_discard=not_joker)
-    required = arrange(
-        hand, ISRAELI, ISRAELI_POINTS, discard=discard, can_discard=not_joker, require=COMPLETE
+@given(st.one_of(drawn(TWO_PACKS, 14), dense_hands(14), dense_hands(14, jokers=8)))
+def test_a_complete_requirement_alone_keeps_the_plain_arrangement(hand: list[Card]) -> None:
+    # Rules 1.11 and 3.12 route through Requirement(complete=True). Without a discard the
+    # answer is the plain solver's arrangement if it has no deadwood, else None. With one, it
+    # is the heaviest allowed card (the lowest among equals) whose setting aside leaves a
+    # complete rest, with the plain solver's arrangement of that rest; None if no card does.
+    plain = arrange(hand, ISRAELI, ISRAELI_POINTS)
+    required = arrange(hand, ISRAELI, ISRAELI_POINTS, require=COMPLETE)
+    assert required == (plain if plain.is_complete else None)
+    assert arrange(hand, ISRAELI, ISRAELI_POINTS, require=Requirement()) == plain
+    naturals = sorted(
+        {card for card in hand if not card.is_joker},
+        key=lambda card: (-ISRAELI_POINTS.of(card), card.index),
     )
-    assert required == (plain if plain.is_complete else None), options
-    nothing = arrange(
-        hand, ISRAELI, ISRAELI_POINTS, discard=discard, can_discard=not_joker, require=Requirement()
+    if not naturals:
+        return
+    expected = None
+    for card in naturals:
+        rest = list(hand)
+        rest.remove(card)
+        best = arrange(rest, ISRAELI, ISRAELI_POINTS)
+        if best.is_complete:
+            expected = attrs.evolve(best, discard=card)
+            break
+    found = arrange(
+        hand, ISRAELI, ISRAELI_POINTS, discard=True, can_discard=not_joker, require=COMPLETE
     )
-    assert nothing == plain
+    assert found == expected
+    plain_discard = arrange(hand, ISRAELI, ISRAELI_POINTS, discard=True, can_discard=not_joker)
+    assert (found is not None) == plain_discard.is_complete
 
 
 @settings(deadline=None)
@@ -445,17 +460,19 @@ def test_require_must_be_a_requirement() -> None:
         arrange(parse_cards("7c 7d 7h"), INDIAN, INDIAN_POINTS, require="two runs")  # type: ignore[call-overload]
 
 
-def test_a_discard_that_cannot_be_made_is_refused_whatever_the_requirement() -> None:
-    with pytest.raises(ConfigurationError, match="empty hand"):
-        arrange([], INDIAN, INDIAN_POINTS, discard=True, require=SHOW)
+def test_a_discard_that_no_card_can_be_leaves_no_arrangement() -> None:
+    # Without a requirement these are refused (test_arrange.py); with one, no arrangement
+    # with a discard exists, so none meets it.
     jokers = [JOKER, JOKER]
-    for requirement in (SHOW, COMPLETE, TWO_RUNS_ONE_PURE):
-        with pytest.raises(ConfigurationError, match="allows none of"):
-            arrange(
-                jokers,
-                INDIAN,
-                INDIAN_POINTS,
-                discard=True,
-                can_discard=not_joker,
-                require=requirement,
-            )
+    for requirement in (SHOW, COMPLETE, TWO_RUNS_ONE_PURE, Requirement()):
+        assert arrange([], INDIAN, INDIAN_POINTS, discard=True, require=requirement) is None
+        refused = arrange(
+            jokers, INDIAN, INDIAN_POINTS, discard=True, can_discard=not_joker, require=requirement
+        )
+        assert refused is None
+
+
+@pytest.mark.parametrize("requirement", [COMPLETE, TWO_RUNS_ONE_PURE, Requirement()])
+def test_an_item_that_is_not_a_card_is_refused(requirement: Requirement) -> None:
+    with pytest.raises(NotationError, match="bad card 7"):
+        arrange([JOKER, 7], INDIAN, INDIAN_POINTS, require=requirement)  # type: ignore[list-item]
