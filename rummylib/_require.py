@@ -4,14 +4,17 @@ An arrangement **meets** a :class:`~rummylib.arrangement.Requirement` when its m
 least ``min_runs`` runs, at least ``min_pure_runs`` of them pure (no card standing for another),
 and, with ``complete``, no deadwood card. A meld's cards may have several readings; each meld
 counts at its strongest: a pure run if its cards can be read as one, else a run if they can
-be, else a group (:func:`strongest`). The answer shows every meld at that reading.
+be, else a group (:func:`strongest`). When runs are asked for, the answer shows every meld at
+that reading.
 
 The search is exact, built on the unconstrained solver (the public ``arrange``, handed in as
 ``solve``) and :func:`~rummylib.melds.find_melds`:
 
-1. With ``complete``, the relaxation tables of :func:`rummylib._meldable.may_complete` rule
-   most hands out in microseconds; then the solver's best arrangement decides, since a
-   complete arrangement (no deadwood at all) is the best there can be.
+1. With ``complete``, the relaxation tables (:func:`rummylib._meldable.may_complete`) rule
+   most hands out in microseconds. A complete arrangement (no deadwood at all) is the best
+   there can be, so the solver's arrangement decides; with a discard, the tables name the
+   discards that may leave a complete rest (:func:`~rummylib._meldable.completing_discards`)
+   and the solver settles them heaviest first (:func:`_completed`).
 2. The solver's best arrangement of a set of cards is a lower bound for every arrangement
    of them that meets a requirement; when it meets the requirement itself, it is the answer.
 3. Otherwise the runs are chosen one by one: an arrangement that meets "``r`` more runs,
@@ -23,14 +26,15 @@ The search is exact, built on the unconstrained solver (the public ``arrange``, 
    bound (step 2) cannot beat the best found so far is cut, and the search stops when it
    finds an arrangement as good as the bound at the top.
 
-A discard (``discard=True``) is chosen by the solver among the cards that no chosen run
-holds, so it is chosen optimally under the requirement. Ties are broken deterministically:
-candidates come heaviest first (a good arrangement early cuts more), then in
-:func:`~rummylib.melds.find_melds` order, and the first arrangement found among equals is
+A discard (``discard=True``) is chosen among the cards that no chosen run holds, by the
+solver (or step 1), so it is chosen optimally under the requirement. Ties are broken
+deterministically: candidates come heaviest first (a good arrangement early cuts more), then
+in :func:`~rummylib.melds.find_melds` order, and the first arrangement found among equals is
 kept. The memo of a search (the solver's answer for each set of cards left) lives for one
-call; the readings of melds are cached across calls, bounded.
+call. Across calls, bounded caches keep the readings of melds (:func:`strongest`), the rests
+step 1 solved (:func:`_solved`) and the tables' answers for hands past their quick bound;
+:func:`clear_memos` forgets the last two.
 """
-
 from __future__ import annotations
 
 import contextlib
