@@ -964,25 +964,30 @@ def _fitting_any(first: int, second: int, jokers: int, rules: MeldRules) -> int:
     return fitting
 
 
-def completing_discards(
-    hand: Sequence[Card], rules: MeldRules, allowed: Sequence[Card]
-) -> list[Card]:
-    """The cards of ``allowed`` whose discard may leave a complete hand, in ``allowed`` order.
+def completing_discards(hand: Sequence[Card], rules: MeldRules) -> list[Card]:
+    """The distinct cards of ``hand`` whose discard may leave a complete hand, by index.
 
     The answer of :func:`meldable_discards` (jokers too) for a hand that :func:`may_complete`
-    has passed with a discard: the tables skip the whole-hand test it already made. Every card
-    of ``allowed`` with wild ranks, which the relaxation does not model.
+    has passed with a discard: the tables skip the whole-hand test it already made, and they
+    remember the hand (bounded). Every card with wild ranks, which the relaxation does not
+    model.
 
     >>> from rummylib import MeldRules, parse_cards
     >>> hand = parse_cards("Ah 2h 3h 7c 7d 7s Kd *")
-    >>> completing_discards(hand, MeldRules(joker_beside_ace=False), parse_cards("Kd * 7c"))
+    >>> completing_discards(hand, MeldRules(joker_beside_ace=False))
     [Card.parse('Kd')]
     """
-    if getattr(rules, "wild_ranks", None):
-        return list(allowed)
-    tables = _tables_for(rules)
+    tables = None if getattr(rules, "wild_ranks", None) else _tables_for(rules)
     split = None if tables is None else _split(hand)
     if tables is None or split is None:
-        return meldable_discards(hand, rules, allowed)
+        distinct = sorted(set(hand), key=_index)
+        if getattr(rules, "wild_ranks", None):
+            return distinct
+        return meldable_discards(hand, rules, distinct)
     fitting = _fitting_any(*split, rules)
-    return [card for card in allowed if fitting >> card.index & 1]
+    found = []
+    while fitting:
+        low = fitting & -fitting
+        found.append(CARDS[low.bit_length() - 1])
+        fitting ^= low
+    return found

@@ -35,6 +35,7 @@ call. Across calls, bounded caches keep the readings of melds (:func:`strongest`
 step 1 solved (:func:`_solved`) and the tables' answers for hands past their quick bound;
 :func:`clear_memos` forgets the last two.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -124,12 +125,15 @@ def _completed(  # noqa: PLR0917  (arrange's arguments)
     if not discard:
         best = _solved(_key(cards), rules, points, solve)
         return None if best.deadwood else best
+    fitting = completing_discards(cards, rules)
+    if not fitting:
+        return None
     values = points.values
     allowed = sorted(
-        {card for card in cards if can_discard is None or can_discard(card)},
+        (card for card in fitting if can_discard is None or can_discard(card)),
         key=lambda card: (-values[card.index], card.index),
     )
-    for card in completing_discards(cards, rules, allowed):
+    for card in allowed:
         rest = list(cards)
         rest.remove(card)
         best = _solved(_key(rest), rules, points, solve)

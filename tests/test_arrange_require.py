@@ -186,7 +186,7 @@ def runs_and_jokers(draw: st.DrawFn, size: int = 13) -> list[Card]:
 
 @settings(deadline=None, max_examples=60)
 @given(runs_and_jokers(), REQUIREMENTS, st.booleans())
-def test_thirteen_card_hands_rich_in_runs_match_the_oracle(
+def test_hands_of_up_to_thirteen_cards_rich_in_runs_match_the_oracle(
     hand: list[Card], requirement: Requirement, discard: bool
 ) -> None:
     check_against_oracle(hand, INDIAN, INDIAN_POINTS, requirement, discard=discard and bool(hand))
