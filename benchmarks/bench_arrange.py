@@ -9,7 +9,13 @@ global generator) and prints the median and the 99th percentile of the time per 
 microseconds.
 
 Every call solves its hand from scratch: the solver keeps no memo from one call to the next.
-What it does keep are its **rule tables** (the melds a rule set allows, and per-suit lookup
+The Indian rows ask ``arrange(..., require=Requirement(...))``: a show (rule 6.12: 14 cards,
+the best finishing card, all 13 others melded with two runs, one pure) and a loser's count
+(rule 6.15: 13 cards, the best grouping with two runs, one pure). That search keeps bounded
+memos keyed on the hand (the rests it solved, the relaxation tables' answers): they are
+cleared before each timed call, untimed, so every pass meets each hand afresh; only its
+cache of meld readings stays warm, as a rule table does. What the solver does keep are its
+**rule tables** (the melds a rule set allows, and per-suit lookup
 tables), built on the first call with a rule set and cached for the process; the cost of
 building them is printed separately, as "rules set-up". Timings are per hand, over
 ``--passes`` interleaved passes through the hands: "best" is the fastest pass of each hand
@@ -33,7 +39,9 @@ from rummylib import (
     CardPoints,
     MeldRules,
     Rank,
+    Requirement,
     _arrange,
+    _require,
     arrange,
     make_deck,
 )
@@ -45,6 +53,11 @@ ISRAELI_POINTS = CardPoints(ace=1, face=10, joker=0)
 #: Indian rummy: the sevens wild for the deal (RULES.md 6.3), every card of them a joker.
 INDIAN = MeldRules(wild_ranks={Rank.SEVEN})
 INDIAN_POINTS = CardPoints(ace=10, face=10, joker=0)
+#: The Indian shows and counts below: the printed jokers only (no wild rank).
+INDIAN_PLAIN = MeldRules()
+#: Indian rule 6.12 (a show) and 6.15 (the grouping a loser's count may use).
+SHOW = Requirement(min_runs=2, min_pure_runs=1, complete=True)
+TWO_RUNS_ONE_PURE = Requirement(min_runs=2, min_pure_runs=1)
 
 
 def not_joker(card: Card) -> bool:
@@ -66,6 +79,7 @@ class Category:
         *,
         discard: bool = False,
         can_discard: Callable[[Card], bool] | None = None,
+        require: Requirement | None = None,
     ) -> None:
         self.name = name
         self.deal = deal
@@ -73,10 +87,21 @@ class Category:
         self.points = points
         self.discard = discard
         self.can_discard = can_discard
+        self.require = require
+
+    def prepare(self) -> None:
+        """Forget what earlier calls remembered about hands (not timed)."""
+        if self.require is not None:
+            _require.clear_memos()
 
     def run(self, hand: Sequence[Card]) -> object:
         return arrange(
-            hand, self.rules, self.points, discard=self.discard, can_discard=self.can_discard
+            hand,
+            self.rules,
+            self.points,
+            discard=self.discard,
+            can_discard=self.can_discard,
+            require=self.require,
         )
 
 
@@ -84,6 +109,8 @@ def categories() -> list[Category]:
     one_pack = make_deck()
     two_packs = make_deck(decks=2, jokers=4)
     gin_dense = dense_pool(one_pack, 1, 5)  # A-5 of four suits: 20 cards
+
+    indian_packs = make_deck(decks=2, jokers=2)
 
     def israeli_dense(rng: random.Random) -> list[Card]:
         return rng.sample(dense_pool(two_packs, rng.randint(1, 10), 4), 14)
@@ -93,6 +120,9 @@ def categories() -> list[Category]:
     def indian_dense(rng: random.Random) -> list[Card]:
         # Four ranks around the wild sevens (4-7 to 7-10), so wild cards also fit as themselves.
         return rng.sample(dense_pool(indian_deck, rng.randint(4, 7), 4), 14)
+
+    def indian_dense_sized(size: int) -> Callable[[random.Random], list[Card]]:
+        return lambda rng: rng.sample(dense_pool(indian_packs, rng.randint(1, 9), 5), size)
 
     return [
         Category("gin, 10 random cards", lambda rng: rng.sample(one_pack, 10), GIN, GIN_POINTS),
@@ -146,6 +176,36 @@ def categories() -> list[Category]:
             INDIAN_POINTS,
             discard=True,
         ),
+        Category(
+            "Indian show, 14 random cards",
+            lambda rng: rng.sample(indian_packs, 14),
+            INDIAN_PLAIN,
+            INDIAN_POINTS,
+            discard=True,
+            require=SHOW,
+        ),
+        Category(
+            "Indian show, 14 meld-dense cards",
+            indian_dense_sized(14),
+            INDIAN_PLAIN,
+            INDIAN_POINTS,
+            discard=True,
+            require=SHOW,
+        ),
+        Category(
+            "Indian loser count, 13 random cards",
+            lambda rng: rng.sample(indian_packs, 13),
+            INDIAN_PLAIN,
+            INDIAN_POINTS,
+            require=TWO_RUNS_ONE_PURE,
+        ),
+        Category(
+            "Indian loser count, 13 meld-dense cards",
+            indian_dense_sized(13),
+            INDIAN_PLAIN,
+            INDIAN_POINTS,
+            require=TWO_RUNS_ONE_PURE,
+        ),
     ]
 
 
@@ -158,7 +218,11 @@ def rules_setup() -> list[tuple[str, float]]:
     """Build every rule table the categories need, from empty caches, and time it."""
     _arrange.clear_tables()
     timings = []
-    for label, rules, points in (("gin", GIN, GIN_POINTS), ("Israeli", ISRAELI, ISRAELI_POINTS)):
+    for label, rules, points in (
+        ("gin", GIN, GIN_POINTS),
+        ("Israeli", ISRAELI, ISRAELI_POINTS),
+        ("Indian", INDIAN, INDIAN_POINTS),
+    ):
         start = time.perf_counter()
         _arrange.simple_tables(rules, points)
         for jokers in range(5):
@@ -191,6 +255,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         first: list[float] = []
         for done in range(args.passes):
             for position, hand in enumerate(hands):
+                category.prepare()
                 start = clock()
                 category.run(hand)
                 elapsed = (clock() - start) / 1000

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final
 from rummylib._lazy import lazy_names
 
 if TYPE_CHECKING:  # what __getattr__ gives, for type checkers and readers
-    from rummylib.arrangement import Arrangement, arrange
+    from rummylib.arrangement import Arrangement, Requirement, arrange
     from rummylib.cards import (
         JOKER,
         Card,
@@ -68,6 +68,7 @@ __all__ = [
     "Observation",
     "Phase",
     "Rank",
+    "Requirement",
     "RummyError",
     "ScoreLine",
     "Suit",
@@ -93,7 +94,7 @@ __version__ = "0.1.0"
 
 #: The modules of the public names, each with the names it gives.
 _MODULES: Final = {
-    "rummylib.arrangement": ("Arrangement", "arrange"),
+    "rummylib.arrangement": ("Arrangement", "Requirement", "arrange"),
     "rummylib.cards": (
         "JOKER",
         "Card",

@@ -10,7 +10,12 @@ so that the rest arranges best.
 >>> [str(meld) for meld in best.melds], format_cards(best.deadwood), best.deadwood_points
 (['7h 8h 9h'], '7c 7d Ks', 24)
 
-The run melds 24 points and the group only 21, so the run wins.
+The run melds 24 points and the group only 21, so the run wins. With ``require=`` a
+:class:`Requirement` (so many runs, so many of them pure, every card melded) gives the best
+arrangement that meets it, or ``None``:
+
+>>> print(arrange(best.deadwood, MeldRules(), CardPoints(), require=Requirement(min_runs=1)))
+None
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from typing import overload
 
 import attrs
 
@@ -37,12 +43,14 @@ from rummylib._arrange import (
     solve_simple_copies,
     wild_points,
 )
+from rummylib._require import arrange_required
+from rummylib._settings import MAX_COUNT, flag, whole
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, sort_by_rank
 from rummylib.errors import ConfigurationError, NotationError, shorten
 from rummylib.melds import Meld, MeldKind, MeldRules, reading_of, wild_bits, without_wild
 from rummylib.scoring import CardPoints
 
-__all__ = ["Arrangement", "arrange", "format_arrangement"]
+__all__ = ["Arrangement", "Requirement", "arrange", "format_arrangement"]
 
 
 @attrs.frozen
@@ -100,11 +108,82 @@ class Arrangement:
         return _svg.arrangement(self)
 
 
+@attrs.frozen(kw_only=True)
+class Requirement:
+    """What an arrangement must hold to count: runs, pure runs, every card melded.
+
+    Pass one to :func:`arrange` (``require=``) to get the best arrangement that meets it, or
+    ``None`` when no arrangement of the hand does. Each meld counts at its strongest reading:
+    cards that can be read as a pure run count as one (so they are a run too), cards that can
+    be read as a run count as a run; when runs are asked for, the melds of the answer are shown
+    at those readings (without, the answer is exactly the one ``arrange`` gives without a
+    requirement, or ``None``).
+
+    Attributes:
+        min_runs: the fewest runs among the melds. Indian rule 6.12: a show needs at least
+            two sequences (runs), and rule 6.15 counts a loser's hand at its best grouping only
+            when it holds two.
+        min_pure_runs: the fewest pure runs among them: runs in which no card stands for
+            another (``meld.cards == meld.stands_for``: no joker, or only wild cards in their
+            own natural place). Indian rules 6.8 and 6.12: at least one sequence must be pure.
+            Pure runs count towards ``min_runs`` too; a ``min_pure_runs`` above ``min_runs``
+            asks for that many runs, every one pure.
+        complete: whether every card (but the discard) must be melded: Israeli rule 1.11
+            (declaring Rummy), Turkish rule 3.12 (going out with the dealt hand), Indian rule
+            6.12 (a show). Without it the answer is the arrangement with the least deadwood
+            among those that meet the other fields.
+
+    >>> from rummylib import parse_cards
+    >>> show = Requirement(min_runs=2, min_pure_runs=1, complete=True)  # Indian rule 6.12
+    >>> indian = CardPoints(ace=10, face=10, joker=0)
+    >>> hand = parse_cards("2h 3h 4h 5s 6s * 9c 9d 9s Jd Qd Kd Ad 7c")
+    >>> print(format_arrangement(arrange(hand, MeldRules(), indian, discard=True, require=show)))
+    9c 9d 9s | Jd Qd Kd Ad | 2h 3h 4h | 5s 6s *=7s | no deadwood | discard 7c
+    >>> groups = parse_cards("2c 2d 2h 5c 5h 5s 7c 7d 7s 9c 9d 9h Kd *")
+    >>> arrange(groups, MeldRules(), indian, discard=True).is_complete
+    True
+    >>> print(arrange(groups, MeldRules(), indian, discard=True, require=show))
+    None
+    >>> Requirement(min_runs=-1)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.ConfigurationError: min_runs must be a whole number from 0 to 1000, not -1
+    """
+
+    min_runs: int = attrs.field(default=0, validator=whole(0, maximum=MAX_COUNT))
+    min_pure_runs: int = attrs.field(default=0, validator=whole(0, maximum=MAX_COUNT))
+    complete: bool = attrs.field(default=False, validator=flag)
+
+
 def _bad_card(hand: Iterable[object]) -> NotationError:
     for card in hand:
         if not isinstance(card, Card):
             return NotationError(f"bad card {shorten(card)}: expected a Card")
     return NotationError("bad hand: expected an iterable of Card")  # pragma: no cover
+
+
+@overload
+def arrange(
+    hand: Iterable[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    *,
+    discard: bool = ...,
+    can_discard: Callable[[Card], bool] | None = ...,
+    require: None = ...,
+) -> Arrangement: ...
+
+
+@overload
+def arrange(
+    hand: Iterable[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    *,
+    discard: bool = ...,
+    can_discard: Callable[[Card], bool] | None = ...,
+    require: Requirement | None,
+) -> Arrangement | None: ...
 
 
 def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then the general one)
@@ -114,7 +193,8 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     *,
     discard: bool = False,
     can_discard: Callable[[Card], bool] | None = None,
-) -> Arrangement:
+    require: Requirement | None = None,
+) -> Arrangement | None:
     """Split a hand into melds and deadwood, as well as possible.
 
     The arrangement minimises the deadwood points, then the number of deadwood cards. Every
@@ -152,14 +232,24 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
             remaining cards arrange best; it is returned as :attr:`Arrangement.discard`.
         can_discard: which cards may be the discard (``None``: any card). Israeli rules:
             ``lambda card: not card.is_joker``.
+        require: what the arrangement must hold (:class:`Requirement`): the answer is then
+            the best arrangement, in the same order, among those that meet it, with the
+            discard chosen under it too, and ``None`` when no arrangement meets it (also
+            when no card can be the discard). With ``complete`` and a discard, the discard is
+            the heaviest allowed card (the lowest among equals) that leaves the rest melded,
+            with the arrangement ``arrange`` gives the rest. When it asks for runs, the
+            melds are shown at their strongest readings (a pure run, else a run, where the
+            cards allow one). Also exact; a complete requirement rules most hands out in
+            microseconds, and a 14-card show with runs to find takes about a millisecond.
 
     Returns:
-        The best arrangement.
+        The best arrangement; with ``require``, the best that meets it, or ``None``.
 
     Raises:
         NotationError: an item of ``hand`` is not a :class:`~rummylib.cards.Card`.
-        ConfigurationError: ``rules`` or ``points`` has the wrong type, or ``discard`` is set
-            but the hand is empty or ``can_discard`` allows none of its cards.
+        ConfigurationError: ``rules``, ``points`` or ``require`` has the wrong type, or
+            (without ``require``) ``discard`` is set but the hand is empty or
+            ``can_discard`` allows none of its cards.
 
     >>> from rummylib import Rank, parse_cards
     >>> gin = MeldRules(ace="low")
@@ -185,6 +275,18 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
     Traceback (most recent call last):
     ...
     rummylib.errors.ConfigurationError: cannot discard from an empty hand
+
+    An Indian loser's count (rule 6.15) takes the best grouping with two runs, one pure:
+
+    >>> hand = parse_cards("Kc Kd Ks Qs Js Qc Qd 9h Th Jh 4c 5d 2c")
+    >>> indian = CardPoints(ace=10, face=10, joker=0)
+    >>> two_runs = Requirement(min_runs=2, min_pure_runs=1)
+    >>> print(format_arrangement(arrange(hand, MeldRules(), indian)))
+    Qc Qd Qs | Kc Kd Ks | 9h Th Jh | deadwood 2c 4c 5d Js (21 points)
+    >>> print(format_arrangement(arrange(hand, MeldRules(), indian, require=two_runs)))
+    9h Th Jh | Js Qs Ks | deadwood 2c 4c 5d Qc Qd Kc Kd (51 points)
+
+    The best grouping holds one run only; the two runs leave 51 points.
     """
     if not isinstance(rules, MeldRules):
         msg = f"rules must be a MeldRules, not {shorten(rules)}"
@@ -196,6 +298,11 @@ def arrange(  # noqa: PLR0912, PLR0915  (input checks, then the fast paths, then
         msg = f"can_discard must be a function of a card, or None, not {shorten(can_discard)}"
         raise ConfigurationError(msg)
     cards: Sequence[Card] = hand if type(hand) is tuple or type(hand) is list else tuple(hand)
+    if require is not None:  # the search of rummylib._require checks the cards as it goes
+        if not isinstance(require, Requirement):
+            msg = f"require must be a Requirement or None, not {shorten(require)}"
+            raise ConfigurationError(msg)
+        return arrange_required(cards, rules, points, require, discard, can_discard, _solve)
     total = 0
     bits = CARD_BITS
     try:
@@ -463,6 +570,17 @@ def _meld_order(meld: Meld) -> tuple[int, int, int]:
 
 def _card_index(card: Card) -> int:
     return card.index
+
+
+def _solve(
+    cards: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    discard: bool,
+    can_discard: Callable[[Card], bool] | None,
+) -> Arrangement:
+    """:func:`arrange` without a requirement, for the search of :mod:`rummylib._require`."""
+    return arrange(cards, rules, points, discard=discard, can_discard=can_discard)
 
 
 def _all_allowed(cards: Sequence[Card], can_discard: Callable[[Card], bool]) -> bool:

@@ -972,7 +972,7 @@ def _lay_off_refusal(
     """
     card = action.card
     stands = action.stands_for if action.stands_for is not None else card
-    shown = f"{card}={stands}" if stands != card else str(card)
+    shown = f"{card}={stands}" if card.is_joker or stands != card else str(card)
     if stands.is_joker:
         return f"cannot lay off {shown}: a joker must stand for a natural card"
     where = f"meld {action.meld_index} ({meld})"

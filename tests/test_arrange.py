@@ -715,11 +715,11 @@ def test_items_that_are_not_cards_are_refused(bad: object) -> None:
 
 def test_wrong_argument_types_are_refused() -> None:
     with pytest.raises(ConfigurationError, match="rules must be a MeldRules"):
-        arrange([], GIN_POINTS, GIN_POINTS)  # type: ignore[arg-type]
+        arrange([], GIN_POINTS, GIN_POINTS)  # type: ignore[call-overload]
     with pytest.raises(ConfigurationError, match="points must be a CardPoints"):
-        arrange([], GIN, GIN)  # type: ignore[arg-type]
+        arrange([], GIN, GIN)  # type: ignore[call-overload]
     with pytest.raises(ConfigurationError, match="can_discard must be a function"):
-        arrange([], GIN, GIN_POINTS, discard=True, can_discard=3)  # type: ignore[arg-type]
+        arrange([], GIN, GIN_POINTS, discard=True, can_discard=3)  # type: ignore[call-overload]
     with pytest.raises(ValueError, match="cannot discard"):  # the errors are ValueErrors
         arrange([], GIN, GIN_POINTS, discard=True)
 

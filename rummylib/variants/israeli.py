@@ -23,7 +23,6 @@ from typing import Any, ClassVar, TypeAlias, cast
 
 import attrs
 
-from rummylib._complete import declarations
 from rummylib._settings import (
     MAX_CARD_POINTS,
     MAX_COUNT,
@@ -56,7 +55,7 @@ from rummylib.actions import (
     register_action,
     to_melds,
 )
-from rummylib.arrangement import arrange
+from rummylib.arrangement import Requirement, arrange
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, make_deck
 from rummylib.engine import (
     Phase,
@@ -298,6 +297,8 @@ MAX_FRISH_PROPOSALS = 10
 #: The most rebuys of a player in one match (``max_rebuys``), and the most entries of
 #: ``rebuy_stakes``.
 MAX_REBUYS = 100
+#: Rule 1.11: a declaration shows every card but the finishing discard in melds.
+_DECLARED = Requirement(complete=True)
 
 
 def _stakes(value: object) -> tuple[int, ...]:
@@ -415,6 +416,10 @@ def _legal_reading(meld: Meld, rules: MeldRules) -> Meld | str:
 @functools.lru_cache(maxsize=64)
 def _discards(player: int) -> tuple[Discard, ...]:  # the seat's discard of each card, by index
     return tuple(discard_action(player, card) for card in CARDS)
+
+
+def _discard_index(action: DeclareRummy) -> int:
+    return action.discard.index
 
 
 def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
@@ -731,11 +736,31 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     @lists_legal
     def candidates_declare_rummy(self, state: State, player: int) -> Iterable[Action]:
-        """For each allowed discard that leaves a complete hand, its best arrangement."""
-        found = declarations(
-            state.hands[player], self.meld_rules, self.card_points, state.detail.taken_face_up
-        )
-        return [DeclareRummy(player=player, discard=card, melds=melds) for card, melds in found]
+        """Rule 1.11: each discard allowed by 1.8–1.9 that leaves every other card melded.
+
+        In card order, each with the melds of the best arrangement of the other 13 cards.
+        :func:`~rummylib.arrangement.arrange` with the complete requirement gives one such
+        discard at a time (the heaviest left), and rules most hands out at the first call.
+        """
+        hand = state.hands[player]
+        taken = state.detail.taken_face_up
+        refused = {JOKER_INDEX, JOKER_INDEX if taken is None else taken.index}
+
+        def may_finish(card: Card) -> bool:  # rules 1.8-1.9, less the discards found
+            return card.index not in refused
+
+        rules, points = state.meld_rules, self.card_points
+        found: list[DeclareRummy] = []
+        while True:
+            best = arrange(
+                hand, rules, points, discard=True, can_discard=may_finish, require=_DECLARED
+            )
+            if best is None or best.discard is None:
+                break
+            found.append(DeclareRummy(player=player, discard=best.discard, melds=best.melds))
+            refused.add(best.discard.index)
+        found.sort(key=_discard_index)
+        return found
 
     def refuse_show_melds(self, state: State, action: ShowMelds) -> str | None:
         """Rule 1.14: legal melds of cards the player holds."""
@@ -750,7 +775,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def candidates_show_melds(self, state: State, player: int) -> Iterable[Action]:
         """The best arrangement's melds, if it has any."""
-        best = arrange(state.hands[player], self.meld_rules, self.card_points)
+        best = arrange(state.hands[player], state.meld_rules, self.card_points)
         return (ShowMelds(player=player, melds=best.melds),) if best.melds else ()
 
     def candidates_answer_frish(self, state: State, player: int) -> Iterable[Action]:
@@ -995,7 +1020,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
                 continue
             hand = state.hands[player]
             if self.loser_melds is LoserMelds.BEST:
-                left = arrange(hand, self.meld_rules, self.card_points).deadwood_points
+                left = arrange(hand, state.meld_rules, self.card_points).deadwood_points
                 how = "left outside the best melds"
             else:
                 melds = shown.get(player) or ()

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 import attrs
 
-from rummylib._complete import may_meld_card
+from rummylib._meldable import may_meld_card
 from rummylib._settings import (
     MAX_CARD_POINTS,
     MAX_COUNT,
@@ -44,7 +44,7 @@ from rummylib._settings import (
     whole,
 )
 from rummylib.actions import Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
-from rummylib.arrangement import arrange
+from rummylib.arrangement import Requirement, arrange
 from rummylib.cards import Card, Rank, make_deck
 from rummylib.engine import (
     Phase,
@@ -78,6 +78,8 @@ __all__ = [
 
 #: A dealt hand that can go out (3.12): player, leftover value, melds, leftover card.
 _Shown: TypeAlias = tuple[int, int, tuple[Meld, ...], Card | None]
+#: Rule 3.12: the dealt hand is shown with every card melded but the leftover.
+_ALL_MELDED = Requirement(complete=True)
 
 #: The hand sizes a table with ``dealt_rummy_check=True`` may deal (R9, 3.12).
 DEALT_CHECK_HAND_SIZES = (2, 26)
@@ -342,20 +344,21 @@ class Turkish500(Variant[TurkishDetail]):
 
     def _dealt_hands(self, state: State) -> list[_Shown]:
         """Who can go out with the dealt hand: (player, leftover value, melds, leftover card)."""
-        rules, points = self.meld_rules, self.card_points
+        rules, points = state.meld_rules, self.card_points
         found: list[_Shown] = []
         for player in state.players_in:
             hand = state.hands[player]
             if not self.go_out_requires_discard:
-                whole_hand = arrange(hand, rules, points)
-                if whole_hand.is_complete:
+                whole_hand = arrange(hand, rules, points, require=_ALL_MELDED)
+                if whole_hand is not None:
                     found.append((player, 0, whole_hand.melds, None))
                     continue
-            if not arrange(hand, rules, points, discard=True).is_complete:
+            if arrange(hand, rules, points, discard=True, require=_ALL_MELDED) is None:
                 continue
+            # The leftover worth the fewest points (then the lowest card) is the one shown.
             for card in sorted(set(hand), key=lambda card: (points.of(card), card.index)):
-                rest = arrange(remove_cards(hand, (card,)), rules, points)
-                if rest.is_complete:
+                rest = arrange(remove_cards(hand, (card,)), rules, points, require=_ALL_MELDED)
+                if rest is not None:
                     found.append((player, points.of(card), rest.melds, card))
                     break
         return found
