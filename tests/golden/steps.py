@@ -58,7 +58,7 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Final, cast
+from typing import Final
 
 from rummylib import Card, GameState, Observation
 from rummylib._notation import format_action
@@ -129,7 +129,7 @@ def render(value: object) -> str:  # noqa: PLR0911  (one branch per kind of valu
     if isinstance(value, Card | Meld | ScoreLine):
         return str(value)
     if isinstance(value, PlayerAction):
-        return format_action(cast("Action", value))
+        return format_action(value)
     if isinstance(value, Mapping):
         items = sorted(f"{render(key)}={render(item)}" for key, item in value.items())
         return "{" + ", ".join(items) + "}"
