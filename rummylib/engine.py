@@ -72,6 +72,7 @@ __all__ = [
     "lists_legal",
     "meld_reason",
     "next_player",
+    "not_held",
     "player_name",
     "remove_cards",
     "shares",
@@ -618,9 +619,7 @@ class Variant(Generic[D]):
 
     def refuse_discard(self, state: GameState[D], action: Discard) -> str | None:
         """The card must be in the hand."""
-        if action.card in state.hands[action.player]:
-            return None
-        return f"{action.card} is not in {player_name(action.player)}'s hand"
+        return not_held(state, action.player, action.card)
 
     @lists_legal
     def candidates_discard(self, state: GameState[D], player: int) -> Iterable[Action]:
@@ -679,8 +678,9 @@ class Variant(Generic[D]):
     def refuse_lay_off(self, state: GameState[D], action: LayOff) -> str | None:
         """A card of the hand that extends the table meld as the action says."""
         player, card = action.player, action.card
-        if card not in state.hands[player]:
-            return f"{card} is not in {player_name(player)}'s hand"
+        held = not_held(state, player, card)
+        if held is not None:
+            return held
         if card.is_joker and action.stands_for is None:
             return "a joker laid off must name the card it stands for (stands_for)"
         wild_ranks = state.meld_rules.wild_ranks
@@ -941,6 +941,21 @@ def meld_reason(error: InvalidMeldError) -> str:
     text = str(error)
     marker = " is not a meld: "
     return text.split(marker, 1)[1] if marker in text else text
+
+
+def not_held(state: GameState[D], player: int, card: Card) -> str | None:
+    """The refusal of a move with a card ``player`` does not hold, or ``None`` if they hold it.
+
+    The one wording of every variant's "not in hand" refusals.
+
+    >>> from rummylib import new_game, parse_card
+    >>> state = new_game("gin", players=2, seed=1)
+    >>> not_held(state, 0, state.hands[0][0]) is None, not_held(state, 0, parse_card("*"))
+    (True, "* is not in p1's hand")
+    """
+    if card in state.hands[player]:
+        return None
+    return f"{card} is not in {player_name(player)}'s hand"
 
 
 def lay_off_way(meld: Meld, action: LayOff, rules: MeldRules) -> Extension | str:

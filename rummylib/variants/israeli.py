@@ -69,6 +69,7 @@ from rummylib.engine import (
     evolve,
     lists_legal,
     next_player,
+    not_held,
     player_name,
     shares,
     shuffled,
@@ -638,8 +639,9 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         return f"cannot take {card}: {player_name(player)} could discard nothing after it"
 
     def _discard_refusal(self, state: State, player: int, card: Card) -> str | None:
-        if card not in state.hands[player]:
-            return f"{card} is not in {player_name(player)}'s hand"
+        held = not_held(state, player, card)
+        if held is not None:
+            return held
         if card.is_joker:
             return "a joker may not be discarded"
         if state.detail.taken_face_up == card:
