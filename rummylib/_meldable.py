@@ -932,7 +932,7 @@ def may_complete(hand: Sequence[Card], rules: MeldRules, discard: bool) -> bool:
     >>> may_complete(parse_cards("Ah 2h 3h 7c 7d 7s Kd"), rules, discard=False)
     False
     """
-    if getattr(rules, "wild_ranks", None):  # natural cards that act as jokers: not modelled
+    if rules.wild_ranks:  # natural cards that act as jokers: not modelled
         return True
     last = _LAST_TABLES[0]
     tables = last[1] if last is not None and last[0] is rules else _tables_for(rules)

@@ -483,3 +483,14 @@ def test_str_of_a_state_is_its_host_view_with_every_hand() -> None:
     assert text == state.render()
     for hand in state.hands:
         assert format_cards(hand) in text
+
+
+def test_the_details_copied_on_most_turns_take_the_engines_one_copy_path() -> None:
+    # engine.evolve copies a record that keeps its fields in a __dict__ in one step; the
+    # Israeli and gin details are copied on most turns, so they must stay dict-backed (a
+    # slotted detail is still correct, but every turn pays attrs.evolve instead).
+    from rummylib.variants.gin import GinDetail  # noqa: PLC0415
+    from rummylib.variants.israeli import IsraeliDetail  # noqa: PLC0415
+
+    for detail in (IsraeliDetail(), GinDetail()):
+        assert hasattr(detail, "__dict__"), type(detail).__name__

@@ -85,7 +85,7 @@ class GinPhase(PhaseBase):
     DEFENDER_MELDS = "defender_melds"
 
 
-@attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
+@attrs.frozen(kw_only=True)
 class GinPublic(PublicInfo):
     """What both gin players see beyond the cards.
 
@@ -100,7 +100,7 @@ class GinPublic(PublicInfo):
     upcard_passes: int = 0
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
 class GinDetail:
     """Gin's own bookkeeping inside a :class:`~rummylib.state.GameState`.
 

@@ -330,7 +330,7 @@ def _seats(value: object) -> tuple[int, ...]:
     return tuple(sorted(set(value)))
 
 
-@attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
+@attrs.frozen(kw_only=True)
 class IsraeliPublic(PublicInfo):
     """What every player at an Israeli table sees beyond the cards.
 
@@ -353,7 +353,7 @@ class IsraeliPublic(PublicInfo):
     autoplayed: tuple[int, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied on most turns: see engine.evolve
 class IsraeliDetail:
     """The Israeli game's own bookkeeping inside a :class:`~rummylib.state.GameState`.
 
@@ -417,6 +417,11 @@ def _legal_reading(meld: Meld, rules: MeldRules) -> Meld | str:
 @functools.lru_cache(maxsize=64)
 def _discards(player: int) -> tuple[Discard, ...]:  # the seat's discard of each card, by index
     return tuple(discard_action(player, card) for card in CARDS)
+
+
+def _may_finish(card: Card, taken: Card | None = None) -> bool:
+    """Rules 1.8-1.9: a finishing card is no joker, nor the card taken face up this turn."""
+    return card.index != JOKER_INDEX and card != taken
 
 
 def _discard_index(action: DeclareRummy) -> int:
@@ -746,13 +751,18 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         """
         hand = state.hands[player]
         taken = state.detail.taken_face_up
-        refused = {JOKER_INDEX, JOKER_INDEX if taken is None else taken.index}
+        rules, points = state.meld_rules, self.card_points
+        # Most hands cannot declare: the first ask, with no set or closure built, ends them.
+        first = _may_finish if taken is None else functools.partial(_may_finish, taken=taken)
+        best = arrange(hand, rules, points, discard=True, can_discard=first, require=_DECLARED)
+        if best is None or best.discard is None:
+            return []
+        found = [DeclareRummy(player=player, discard=best.discard, melds=best.melds)]
+        refused = {JOKER_INDEX, (taken or JOKER).index, best.discard.index}
 
         def may_finish(card: Card) -> bool:  # rules 1.8-1.9, less the discards found
             return card.index not in refused
 
-        rules, points = state.meld_rules, self.card_points
-        found: list[DeclareRummy] = []
         while True:
             best = arrange(
                 hand, rules, points, discard=True, can_discard=may_finish, require=_DECLARED
