@@ -74,6 +74,7 @@ __all__ = [
     "next_player",
     "not_held",
     "player_name",
+    "public_fact",
     "remove_cards",
     "shares",
     "shuffled",
@@ -162,6 +163,19 @@ class PublicInfo:
             for value in (getattr(self, field.name),)
             if every or not _says_nothing(value, seats=bool(field.metadata.get("seats")))
         ]
+
+
+def public_fact(owner: object, name: str, facts: Callable[[], PublicInfo | None]) -> object:
+    """The field ``name`` of the public record ``facts()`` gives, for an owner's ``__getattr__``.
+
+    Any other name (a private one, or one the record lacks) raises the usual AttributeError.
+    """
+    if not name.startswith("_"):
+        record = facts()
+        if record is not None and name in attrs.fields_dict(type(record)):
+            return getattr(record, name)
+    msg = f"{type(owner).__name__!r} object has no attribute {name!r}"
+    raise AttributeError(msg, name=name, obj=owner)
 
 
 def _says_nothing(value: object, *, seats: bool) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic
 
 import attrs
@@ -25,7 +25,7 @@ import attrs
 from rummylib import _record, _render, _svg
 from rummylib.actions import Action, PlayerAction, action_classes, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
-from rummylib.engine import D, Phase, PhaseBase, PublicInfo, TurnClock, Variant, player_name
+from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant, player_name, public_fact
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld, MeldRules
 from rummylib.registry import get_variant, with_settings
@@ -37,16 +37,6 @@ _set = object.__setattr__
 _ACTION_CLASS_SET: Final = action_classes()
 
 __all__ = ["ActionLog", "GameState", "MatchInfo", "Phase", "new_game", "stack_deck"]
-
-
-def _public_fact(owner: object, name: str, facts: Callable[[], PublicInfo]) -> object:
-    """The public record's field ``name`` (for ``__getattr__``), else the usual AttributeError."""
-    if not name.startswith("_"):
-        record = facts()
-        if name in attrs.fields_dict(type(record)):
-            return getattr(record, name)
-    msg = f"{type(owner).__name__!r} object has no attribute {name!r}"
-    raise AttributeError(msg, name=name, obj=owner)
 
 
 @attrs.frozen(kw_only=True, eq=False, init=False)  # __init__ by hand, below (positional)
@@ -518,7 +508,7 @@ class GameState(Generic[D]):
             Only names no attribute of the state has reach here: the fields of
             :meth:`~rummylib.engine.Variant.public_info`'s record, as every player sees them.
             """
-            return _public_fact(self, name, lambda: self.variant.public_info(self, 0))
+            return public_fact(self, name, lambda: self.variant.public_info(self, 0))
 
     def __repr__(self) -> str:
         hands = " | ".join(str(len(hand)) for hand in self.hands)

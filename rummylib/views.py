@@ -20,7 +20,7 @@ import attrs
 from rummylib import _svg
 from rummylib.actions import Action
 from rummylib.cards import Card
-from rummylib.engine import PhaseBase, PublicInfo, Variant, player_name
+from rummylib.engine import PhaseBase, PublicInfo, Variant, player_name, public_fact
 from rummylib.errors import IllegalActionError, shorten
 from rummylib.melds import Meld, MeldRules
 
@@ -105,15 +105,7 @@ class Observation:
 
         def __getattr__(self, name: str) -> object:
             """A field of :attr:`public`, read as an attribute (``observation.knocker``)."""
-            public = self.__dict__.get("public")
-            if (
-                public is not None
-                and not name.startswith("_")
-                and name in attrs.fields_dict(type(public))
-            ):
-                return getattr(public, name)
-            msg = f"'Observation' object has no attribute {name!r}"
-            raise AttributeError(msg, name=name, obj=self)
+            return public_fact(self, name, lambda: self.__dict__.get("public"))
 
 
 def observe(state: GameState, player: int) -> Observation:
