@@ -13,8 +13,9 @@ The grammar, in EBNF, is on the spec page ``docs/reference/record-format.rst``; 
 is its only reader and writer. Parsing never builds more than a line's worth of cards.
 
 >>> from rummylib.melds import MeldRules
+>>> from rummylib.variants import israeli  # its module registers the Israeli moves
 >>> parse_line("p2 declare 5d | 7c 7d 7s | 2d 3d *=4d", rules=MeldRules(), players=3)
-ActionLine(action=DeclareRummy(player=1, ...), drawn=None)
+ActionLine(action=DeclareRummy(player=1, ...), drawn=None, face_down=False)
 >>> parse_line("p1 draw", rules=MeldRules(), players=3)
 Traceback (most recent call last):
 ...
@@ -32,7 +33,7 @@ import attrs
 
 from rummylib._settings import MAX_DECKS, MAX_JOKERS
 from rummylib.actions import Action, ActionSpec, Codec, Slot, spec_of, specs
-from rummylib.cards import Card, parse_card
+from rummylib.cards import JOKER, Card, parse_card
 from rummylib.errors import NotationError, RummyError, shorten
 from rummylib.melds import Meld, MeldKind, MeldRules, RunEnd, parse_meld
 
@@ -57,7 +58,7 @@ MAX_LINE: Final = MAX_CARDS * 8 + 200
 #: The text of a hidden card.
 HIDDEN: Final = "??"
 #: The dealer lines, by their verb.
-DEALER_KINDS: Final = ("deal", "hand", "open", "pile", "stock", "restock", "show")
+DEALER_KINDS: Final = ("deal", "hand", "open", "aside", "pile", "stock", "restock", "show")
 
 _PLAYER: Final = re.compile(r"p([1-9][0-9]{0,2})")
 _NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,5}")
@@ -75,6 +76,9 @@ class ActionLine:
 
     action: Action
     drawn: Card | None = None
+    #: Whether the action's face-down card (:attr:`~rummylib.actions.PlayerAction.face_down`)
+    #: is written ``??``: the action holds a joker in its place, for the replay to settle.
+    face_down: bool = False
 
 
 @attrs.frozen
@@ -182,7 +186,7 @@ def parse_line(text: str, *, rules: MeldRules, players: int) -> Item:
     number of seats, so ``p7`` at a four-seat table is refused here.
 
     >>> parse_line("h timeout p2", rules=MeldRules(), players=2)
-    ActionLine(action=TimeExpired(player=1), drawn=None)
+    ActionLine(action=TimeExpired(player=1), drawn=None, face_down=False)
     >>> parse_line("d stock ??x3 7h", rules=MeldRules(), players=2).cards[-2:]
     (None, Card.parse('7h'))
 
@@ -287,6 +291,9 @@ def _read_slot(
         if token not in {"low", "high"}:
             raise _NoMatch(f"expected '{spec.usage}': an end is 'low' or 'high'")
         values[slot.field] = RunEnd(token)
+    elif token == HIDDEN and slot.field == spec.cls.face_down:
+        values[slot.field] = JOKER  # a stand-in: the card lies face down (see ActionLine)
+        values[_FACE_DOWN] = True
     else:  # a card, perhaps declaring another after '='
         left, equals, right = token.partition("=")
         if equals and slot.declared is None:
@@ -328,7 +335,8 @@ def _match(  # noqa: PLR0917  (a private reader with one caller)
         if not melds and not spec.melds_optional:
             raise _NoMatch(f"{spec.words[0]!r} needs at least one meld after '|'")
         values[spec.melds] = _melds(melds, rules, text)
-    return ActionLine(spec.cls(player=player, **values), drawn=drawn)
+    face_down = bool(values.pop(_FACE_DOWN, False))
+    return ActionLine(spec.cls(player=player, **values), drawn=drawn, face_down=face_down)
 
 
 def _action(
@@ -354,8 +362,15 @@ def _melds_text(melds: Sequence[Meld]) -> str:
     return "".join(f" | {meld}" for meld in melds)
 
 
-def format_action(action: Action, *, drawn: Card | None = None) -> str:
+#: The key under which a read slot notes a face-down card written ``??``.
+_FACE_DOWN: Final = "\0face_down"
+
+
+def format_action(action: Action, *, drawn: Card | None = None, face_down: bool = False) -> str:
     """The record line of ``action``; ``drawn`` adds the card a stock draw took.
+
+    With ``face_down``, the card the action sets face down is written ``??`` (a record of
+    another player's view).
 
     Written from the action's declared ``verb`` (:func:`~rummylib.actions.register_action`).
 
@@ -377,6 +392,9 @@ def format_action(action: Action, *, drawn: Card | None = None) -> str:
             words.append(part)
             continue
         value = getattr(action, part.field)
+        if face_down and part.field == spec.cls.face_down:
+            words.append(HIDDEN)
+            continue
         if part.words is not None:
             words.append(part.words[1] if value else part.words[0])
             continue

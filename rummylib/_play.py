@@ -125,6 +125,10 @@ class Session:
         sizes = " ".join(f"p{seat + 1}:{size}" for seat, size in enumerate(view.hand_sizes))
         parts.append(f"hands {sizes}")
         print_("  " + "  ".join(parts), soft_wrap=True)
+        if view.hidden_count:
+            print_(f"  face down: {view.hidden_count} cards", soft_wrap=True)
+        for fact in view.public.lines():  # the variant's own facts (an Indian wild card, ...)
+            print_(f"  {rich.markup.escape(fact)}", soft_wrap=True)
         order = "777" if self.sort is sort_by_rank else "789"
         print_(f"  your hand ({order}): {_cards(self.sort(view.hand))}", soft_wrap=True)
         if view.to_act:

@@ -37,6 +37,7 @@ __all__ = [
     "Discard",
     "Disconnect",
     "DrawStock",
+    "Drop",
     "EnvBlock",
     "GiveUp",
     "Knock",
@@ -48,6 +49,7 @@ __all__ = [
     "Rearrange",
     "Rebuy",
     "Reconnect",
+    "Show",
     "ShowMelds",
     "Slot",
     "TakeDiscard",
@@ -69,6 +71,7 @@ __all__ = [
 
 
 if TYPE_CHECKING:  # moved to the variant that uses them; still importable from here (below)
+    from rummylib.variants.indian import Drop, Show
     from rummylib.variants.israeli import (
         AnswerFrish,
         DeclareRummy,
@@ -82,10 +85,13 @@ _A = TypeVar("_A", bound="PlayerAction")
 
 #: Action classes that live in the one variant module that uses them, by name: importable
 #: from here as before (:pep:`562`), the module loaded on first use.
-_VARIANT_ACTIONS: Final = dict.fromkeys(
-    ("AnswerFrish", "DeclareRummy", "GiveUp", "ProposeFrish", "ShowMelds", "TakeOpenCard"),
-    "rummylib.variants.israeli",
-)
+_VARIANT_ACTIONS: Final = {
+    **dict.fromkeys(
+        ("AnswerFrish", "DeclareRummy", "GiveUp", "ProposeFrish", "ShowMelds", "TakeOpenCard"),
+        "rummylib.variants.israeli",
+    ),
+    **dict.fromkeys(("Drop", "Show"), "rummylib.variants.indian"),
+}
 
 
 def __getattr__(name: str) -> object:
@@ -193,6 +199,8 @@ class PlayerAction:
     * ``shows_drawn``: a record may add the card it took (``p1 draw stock 7h``);
     * ``takes_cards``: it brings cards into the hand (a draw, a take);
     * ``shows_hand``: its melds show cards that stay in the hand;
+    * ``face_down``: the card field it sets face down (an Indian show's finishing card), which
+      a record written for another player's view gives as ``??``;
     * ``env_blocks``: its numbers in the learning environments' action tables.
 
     >>> DrawStock(player=-1)
@@ -215,6 +223,8 @@ class PlayerAction:
     takes_cards: ClassVar[bool] = False
     #: Whether its melds show cards that stay in the player's hand (a loser's arrangement).
     shows_hand: ClassVar[bool] = False
+    #: The card field it sets face down, unseen by the other players (``None``: none).
+    face_down: ClassVar[str | None] = None
     #: Its numbers in the action tables of ``rummylib.envs`` (none: no number).
     env_blocks: ClassVar[tuple[EnvBlock, ...]] = ()
 

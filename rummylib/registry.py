@@ -77,6 +77,13 @@ _BUILT_IN: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
     ),
     "rummy500": ("rummylib.variants.turkish:Rummy500", ("500_rum", "rum500", "500rummy")),
     "gin": ("rummylib.variants.gin:GinRummy", ("gin_rummy",)),
+    "indian_points": (
+        "rummylib.variants.indian:IndianPoints",
+        ("indian", "points_rummy", "indian_rummy"),
+    ),
+    "indian_pool101": ("rummylib.variants.indian:IndianPool101", ("pool101", "pool_rummy")),
+    "indian_pool201": ("rummylib.variants.indian:IndianPool201", ("pool201",)),
+    "indian_deals": ("rummylib.variants.indian:IndianDeals", ("deals_rummy",)),
 }
 
 

@@ -335,7 +335,7 @@ def variants(*, players: int | None = None) -> st.SearchStrategy[Variant]:
     >>> find(variants(), lambda variant: variant.name == "rummy71", settings=fresh).name
     'rummy71'
     >>> find(variants(players=6), lambda variant: True, settings=fresh).name
-    'rummy101'
+    'indian_deals'
 
     Raises:
         ConfigurationError: ``players`` is not a whole number, or no variant seats that many.

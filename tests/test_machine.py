@@ -444,6 +444,33 @@ class GinMachine(MatchMachine):
     )
 
 
+INDIAN_TABLES: tuple[dict[str, object], ...] = (
+    {},
+    {"wild_card": False, "take_discarded_joker": True},
+    {"decks": 2, "full_count": 60},
+)
+
+
+class IndianPointsMachine(MatchMachine):
+    variant_name = "indian_points"
+    table_settings = INDIAN_TABLES
+
+
+class IndianPool101Machine(MatchMachine):
+    variant_name = "indian_pool101"
+    table_settings = (*INDIAN_TABLES, {"rejoin_below": 79}, {"pool_limit": 50, "rejoin_below": 30})
+
+
+class IndianPool201Machine(MatchMachine):
+    variant_name = "indian_pool201"
+    table_settings = (*INDIAN_TABLES, {"rejoin_below": 150})
+
+
+class IndianDealsMachine(MatchMachine):
+    variant_name = "indian_deals"
+    table_settings = (*INDIAN_TABLES, {"deals": 3})
+
+
 MACHINES: tuple[type[MatchMachine], ...] = (
     Rummy101Machine,
     Rummy71Machine,
@@ -453,6 +480,10 @@ MACHINES: tuple[type[MatchMachine], ...] = (
     Turkish500CutthroatMachine,
     Rummy500Machine,
     GinMachine,
+    IndianPointsMachine,
+    IndianPool101Machine,
+    IndianPool201Machine,
+    IndianDealsMachine,
 )
 
 # A few seconds per machine: the whole suite stays within its CI budget.
@@ -467,6 +498,10 @@ TestTurkish300 = Turkish300Machine.TestCase
 TestTurkish500Cutthroat = Turkish500CutthroatMachine.TestCase
 TestRummy500 = Rummy500Machine.TestCase
 TestGin = GinMachine.TestCase
+TestIndianPoints = IndianPointsMachine.TestCase
+TestIndianPool101 = IndianPool101Machine.TestCase
+TestIndianPool201 = IndianPool201Machine.TestCase
+TestIndianDeals = IndianDealsMachine.TestCase
 
 
 def test_every_built_in_variant_has_a_machine() -> None:

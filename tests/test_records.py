@@ -10,11 +10,12 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummylib import GameState, NotationError, Rank, new_game, parse_card, parse_cards
+from rummylib import Card, GameState, NotationError, Rank, new_game, parse_card, parse_cards
 from rummylib._notation import ActionLine, DealerLine, format_action, parse_line
 from rummylib._record import _meld_json, _read_meld
 from rummylib.actions import (
@@ -26,6 +27,7 @@ from rummylib.actions import (
     Discard,
     Disconnect,
     DrawStock,
+    Drop,
     GiveUp,
     Knock,
     LayDown,
@@ -35,6 +37,7 @@ from rummylib.actions import (
     Rearrange,
     Rebuy,
     Reconnect,
+    Show,
     ShowMelds,
     TakeDiscard,
     TakeOpenCard,
@@ -73,6 +76,8 @@ LINES: tuple[tuple[str, Action], ...] = (
     ),
     ("p2 show | Kc Kd Ks", ShowMelds(player=1, melds=[meld("Kc Kd Ks")])),
     ("p2 show", ShowMelds(player=1, melds=[])),
+    ("p2 show Kd", Show(player=1, discard=parse_card("Kd"))),
+    ("p3 drop", Drop(player=2)),
     ("p2 give up", GiveUp(player=1)),
     ("p1 propose frish", ProposeFrish(player=0)),
     ("p2 accept frish", AnswerFrish(player=1, accept=True)),
@@ -348,9 +353,45 @@ def redacted(host: list[str], view: int) -> list[str]:
             lines.append(f"{words[0]} {words[1]} " + ("??" if hidden == 1 else f"??x{hidden}"))
         elif len(words) == 4 and words[1:3] == ["draw", "stock"] and words[0] != own:
             lines.append(" ".join(words[:3]))
+        elif len(words) == 3 and words[1] == "show" and words[0] != own:
+            lines.append(f"{words[0]} show ??")  # an Indian show's finishing card: face down
         else:
             lines.append(line)
     return lines
+
+
+def _at_the_count(
+    hand: tuple[Card, ...], seat: int, action: Action, before: GameState, ended: object
+) -> list[str]:
+    """The spec page: a hand the deal's result holds is shown whole; of any other, the cards
+    that went to the table and those the action names, the rest (set face down) as ??."""
+    results = list(ended)  # type: ignore[call-overload]
+    if not results or results[0].hands[seat]:
+        return [str(card) for card in hand]
+    seen = Counter(card for meld in results[0].table for card in meld.cards)
+    seen -= Counter(card for meld in before.table for card in meld.cards)
+    if seat == action.player and not isinstance(action, Show):  # a show's card lies face down
+        seen.update(
+            value
+            for field in attrs.fields(type(action))
+            if isinstance(value := getattr(action, field.name), Card)
+        )
+    shown = []
+    for card in hand:
+        shown.append(str(card) if seen[card] else "??")
+        seen[card] -= 1 if seen[card] else 0
+    return shown
+
+
+def _notation_cards(cards: list[str]) -> str:
+    words: list[str] = []
+    for card in cards:
+        if card == "??" and words and words[-1].startswith("??"):
+            count = int(words[-1][3:] or 1) + 1
+            words[-1] = f"??x{count}"
+        else:
+            words.append(card)
+    return " ".join(words)
 
 
 def actions_of(text: str) -> list[str]:
@@ -377,11 +418,12 @@ def check_view(state: GameState, view: int) -> None:
         if len(after.deal_results) > len(before.deal_results) or (
             after.is_over and not before.is_over
         ):
-            counted += [
-                f"d show p{seat + 1} " + " ".join(map(str, hand))
-                for seat, hand in enumerate(before.hands)
-                if hand and seat != view
-            ]
+            ended = after.deal_results[len(before.deal_results) :]
+            for seat, hand in enumerate(before.hands):
+                if hand and seat != view:
+                    cards = _at_the_count(hand, seat, after.history[-1], before, ended)
+                    if any(card != "??" for card in cards):
+                        counted.append(f"d show p{seat + 1} " + _notation_cards(cards))
     assert shown == counted
     observations = list(loads(text).observations())
     assert observations == [each.observation(view) for each in host_states]

@@ -55,6 +55,7 @@ from rummylib.actions import (
     LayDown,
     LayOff,
     PlayerAction,
+    Show,
     TakeDiscard,
 )
 from rummylib.bots import GreedyBot, play
@@ -615,8 +616,8 @@ def assert_refused_as_built(state: GameState, action: Action, kind: Refusal) -> 
     if kind is Refusal.WRONG_PHASE:
         assert type(action) not in {type(listed) for listed in state.legal_actions(player)}
     elif kind is Refusal.CARD_NOT_HELD:
-        assert isinstance(action, Discard | LayOff | DeclareRummy)
-        card = action.discard if isinstance(action, DeclareRummy) else action.card
+        assert isinstance(action, Discard | LayOff | DeclareRummy | Show)
+        card = action.discard if isinstance(action, DeclareRummy | Show) else action.card
         assert card not in hand
     elif kind is Refusal.NO_SUCH_MELD:
         assert isinstance(action, LayOff)

@@ -13,13 +13,24 @@ hand or goes stale::
        :arrange: rummy101
        :discard:
 
+    .. rummy-cards:: 3h 4h 5h 6h Ts Js 7d 9c 9d 9h Kc Ks 2c Kd
+       :arrange: indian_points
+       :wild: 7
+       :require: min_runs=2 min_pure_runs=1 complete
+       :discard:
+
 The argument is cards in notation. Without ``*=``, ``|`` or ``:arrange:`` they are drawn side by
 side (:func:`rummylib.svg.cards`, ``:highlight:`` outlining some of them). ``*=3h`` is a joker
-declared as the three of hearts; ``|`` separates melds. Cards with a declared joker, or several
-groups, are drawn as melds (:func:`rummylib.svg.meld`, :func:`rummylib.svg.table`) exactly as
-written, legal or not, since a rules page also shows what is refused. ``:arrange: VARIANT``
-arranges the cards under that variant's meld rules and card points, ``:discard:`` setting the
-best card aside first, and draws the arrangement (:func:`rummylib.svg.arrangement`).
+declared as the three of hearts, ``7d=Qs`` a wild card standing for the queen of spades; ``|``
+separates melds. Cards with a declared joker or wild card, or several groups, are drawn as
+melds (:func:`rummylib.svg.meld`, :func:`rummylib.svg.table`) exactly as written, legal or not,
+since a rules page also shows what is refused. ``:arrange: VARIANT`` arranges the cards under
+that variant's meld rules and card points, ``:discard:`` setting the best card aside first, and
+draws the arrangement (:func:`rummylib.svg.arrangement`). With it, ``:wild: RANKS`` makes those
+ranks wild (``MeldRules.wild_ranks``: the Indian deal's wild card, which the variant's own rules
+do not know), and ``:require:`` asks for the best arrangement that meets a
+:class:`~rummylib.arrangement.Requirement`, its fields written ``name=number`` or, for a flag,
+its bare name; the build fails if no arrangement meets it.
 
 The HTML builders get the SVG inline (its titles and ``aria-label`` intact); other builders get
 the notation as text.
@@ -31,6 +42,7 @@ import re
 from collections.abc import Callable
 from typing import ClassVar
 
+import attrs
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
@@ -41,6 +53,8 @@ from sphinx.util.typing import ExtensionMetadata
 from rummylib import (
     Card,
     NotationError,
+    Rank,
+    Requirement,
     RummyError,
     _svg,
     arrange,
@@ -50,7 +64,7 @@ from rummylib import (
 )
 from rummylib.melds import Meld, MeldKind
 
-__all__ = ["RummyCards", "read_groups", "setup"]
+__all__ = ["RummyCards", "read_groups", "read_ranks", "read_requirement", "setup"]
 
 _SEPARATORS = re.compile(r"[\s,]+")
 
@@ -58,17 +72,20 @@ _SEPARATORS = re.compile(r"[\s,]+")
 def read_groups(text: str) -> list[list[tuple[Card, Card | None]]]:
     """Read the directive's argument: groups split by ``|``, cards as (card, declared) pairs.
 
-    ``declared`` is the card a joker written ``*=3h`` stands for, else ``None``.
+    ``declared`` is the card a joker written ``*=3h``, or a wild card written ``7d=3h``, stands
+    for, else ``None``.
 
     >>> [[f"{card}:{declared}" for card, declared in group] for group in read_groups("7h *=8h|Ks")]
     [['7h:None', '*:8h'], ['Ks:None']]
+    >>> [f"{card}:{declared}" for card, declared in read_groups("9c 9d 7h=9s")[0]]
+    ['9c:None', '9d:None', '7h:9s']
     >>> read_groups("7h *=*")
     Traceback (most recent call last):
     ...
     rummylib.errors.NotationError: bad card '*=*': a joker stands for a natural card
 
     Raises:
-        NotationError: a token is not a card, or a joker is declared as a joker.
+        NotationError: a token is not a card, or a joker or wild card is declared as a joker.
     """
     groups = []
     for part in text.split("|"):
@@ -76,16 +93,74 @@ def read_groups(text: str) -> list[list[tuple[Card, Card | None]]]:
         for token in _SEPARATORS.split(part.strip()):
             if not token:
                 continue
-            if token.startswith("*="):
-                declared = parse_card(token[2:])
+            if "=" in token:
+                face, _, stands = token.partition("=")
+                declared = parse_card(stands)
                 if declared.is_joker:
                     msg = f"bad card {token!r}: a joker stands for a natural card"
                     raise NotationError(msg)
-                group.append((parse_card("*"), declared))
+                group.append((parse_card(face), declared))
             else:
                 group.append((parse_card(token), None))
         groups.append(group)
     return groups
+
+
+_RANKS: dict[str, Rank] = {rank.letter: rank for rank in Rank}
+
+
+def read_ranks(text: str) -> frozenset[Rank]:
+    """Read the ``:wild:`` option: ranks in card notation (``A 2 … 9 T J Q K``).
+
+    >>> sorted(read_ranks("7 A"))
+    [<Rank.ACE: 1>, <Rank.SEVEN: 7>]
+    >>> read_ranks("10")
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad rank '10': expected one of A23456789TJQK
+
+    Raises:
+        NotationError: a token is not a rank.
+    """
+    ranks = set()
+    for token in _SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        if token.upper() not in _RANKS:
+            msg = f"bad rank {token!r}: expected one of {''.join(_RANKS)}"
+            raise NotationError(msg)
+        ranks.add(_RANKS[token.upper()])
+    return frozenset(ranks)
+
+
+def read_requirement(text: str) -> Requirement:
+    """Read the ``:require:`` option: ``min_runs=N``, ``min_pure_runs=N`` and ``complete``.
+
+    >>> read_requirement("min_runs=2 min_pure_runs=1 complete")
+    Requirement(min_runs=2, min_pure_runs=1, complete=True)
+    >>> read_requirement("x")
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad requirement 'x': not min_runs=N, min_pure_runs=N or complete
+
+    Raises:
+        NotationError: a token is none of these.
+        ConfigurationError: a number is out of the requirement's bounds.
+    """
+    numbers = {"min_runs": 0, "min_pure_runs": 0}
+    complete = False
+    for token in _SEPARATORS.split(text.strip()):
+        name, _, value = token.partition("=")
+        if token == "complete":
+            complete = True
+        elif name in numbers and value.isdigit():
+            numbers[name] = int(value)
+        elif token:
+            msg = f"bad requirement {token!r}: not min_runs=N, min_pure_runs=N or complete"
+            raise NotationError(msg)
+    return Requirement(
+        min_runs=numbers["min_runs"], min_pure_runs=numbers["min_pure_runs"], complete=complete
+    )
 
 
 def _as_meld(group: list[tuple[Card, Card | None]]) -> Meld:
@@ -102,7 +177,13 @@ def _as_meld(group: list[tuple[Card, Card | None]]) -> Meld:
 
 
 def draw(
-    text: str, *, variant: str | None = None, discard: bool = False, highlight: str = ""
+    text: str,
+    *,
+    variant: str | None = None,
+    discard: bool = False,
+    highlight: str = "",
+    wild: str = "",
+    require: str = "",
 ) -> str:
     """The SVG picture the directive puts on the page.
 
@@ -110,9 +191,16 @@ def draw(
     ('Ah', '2h', '*=3h', '4h')
     >>> svg.read_cards(draw("Kd 7c 7d 7h", variant="rummy101", discard=True))
     ('7c', '7d', '7h', 'Kd')
+    >>> svg.read_cards(draw("Ts Js 7d 2c", variant="indian_points", discard=True, wild="7"))
+    ('Ts', 'Js', '7d=Qs', '2c')
+    >>> draw("2h 3h 4h 9c 9d 9s", variant="indian_points", require="min_runs=2")
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: no arrangement of these cards meets 'min_runs=2'
 
     Raises:
-        RummyError: the cards or the options cannot be read, or the variant is unknown.
+        RummyError: the cards or the options cannot be read, the variant is unknown, or no
+            arrangement meets the requirement.
     """
     groups = read_groups(text)
     has_declared = any(declared is not None for group in groups for _, declared in group)
@@ -121,11 +209,20 @@ def draw(
             msg = ":arrange: takes plain cards: no | and no *=card"
             raise NotationError(msg)
         rules = get_variant(variant)
+        meld_rules = rules.meld_rules
+        if wild:
+            meld_rules = attrs.evolve(meld_rules, wild_ranks=read_ranks(wild))
         hand = [card for card, _ in groups[0]]
-        best = arrange(hand, rules.meld_rules, rules.card_points, discard=discard)
+        if not require:
+            return svg.arrangement(arrange(hand, meld_rules, rules.card_points, discard=discard))
+        requirement = read_requirement(require)
+        best = arrange(hand, meld_rules, rules.card_points, discard=discard, require=requirement)
+        if best is None:
+            msg = f"no arrangement of these cards meets {require!r}"
+            raise NotationError(msg)
         return svg.arrangement(best)
-    if discard:
-        msg = ":discard: needs :arrange:"
+    if discard or wild or require:
+        msg = ":discard:, :wild: and :require: need :arrange:"
         raise NotationError(msg)
     if len(groups) == 1 and not has_declared:
         marks = [parse_card(token) for token in _SEPARATORS.split(highlight.strip()) if token]
@@ -139,7 +236,10 @@ def draw(
 
 
 class RummyCards(SphinxDirective):
-    """The ``rummy-cards`` directive (options: caption, arrange, discard, highlight)."""
+    """The ``rummy-cards`` directive.
+
+    Options: caption, arrange, discard, highlight, wild, require.
+    """
 
     required_arguments = 1
     final_argument_whitespace = True
@@ -149,6 +249,8 @@ class RummyCards(SphinxDirective):
         "arrange": directives.unchanged_required,
         "discard": directives.flag,
         "highlight": directives.unchanged,
+        "wild": directives.unchanged_required,
+        "require": directives.unchanged_required,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -160,6 +262,8 @@ class RummyCards(SphinxDirective):
                 variant=self.options.get("arrange"),
                 discard="discard" in self.options,
                 highlight=self.options.get("highlight", ""),
+                wild=self.options.get("wild", ""),
+                require=self.options.get("require", ""),
             )
         except RummyError as error:
             raise self.error(f"rummy-cards {text!r}: {error}") from None

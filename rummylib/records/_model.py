@@ -88,6 +88,8 @@ class _Step:
     line: int
     action: Action
     drawn: Card | None = None
+    #: Whether the action's face-down card is written ``??`` (its field holds a stand-in).
+    face_down: bool = False
     #: ``d show`` lines before the action: (line, player, cards).
     shows: tuple[tuple[int, int, tuple[Card | None, ...]], ...] = ()
     #: The dealer lines after it (a new deal or a new stock), if any.
@@ -103,6 +105,7 @@ class _Block:
     number: int | None = None
     hands: tuple[tuple[int, int, tuple[Card | None, ...]], ...] = ()  # (line, player, cards)
     open_card: tuple[int, Card | None] | None = None
+    aside: tuple[int, tuple[Card | None, ...]] | None = None
     pile: tuple[int, tuple[Card | None, ...]] | None = None
     stock: tuple[int, tuple[Card | None, ...]] | None = None
 
@@ -111,7 +114,7 @@ class _Block:
         cards: list[Card | None] = [card for _, _, hand in self.hands for card in hand]
         if self.open_card is not None:
             cards.append(self.open_card[1])
-        for zone in (self.pile, self.stock):
+        for zone in (self.aside, self.pile, self.stock):
             if zone is not None:
                 cards.extend(zone[1])
         return None in cards

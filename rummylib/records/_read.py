@@ -309,17 +309,17 @@ def _group(  # noqa: PLR0911, PLR0912, PLR0915  (one branch per kind of dealer l
             ):
                 message = f"in p{view + 1}'s view, p{view + 1}'s draws name the card drawn"
                 return opening, steps, RecordError(number, message)
-            pending = _Step(line=number, action=item.action, drawn=item.drawn, shows=tuple(shows))
+            pending = _Step(
+                line=number,
+                action=item.action,
+                drawn=item.drawn,
+                face_down=item.face_down,
+                shows=tuple(shows),
+            )
             shows = []
             continue
         kind = item.kind
-        if kind == "show":
-            if None in item.cards:
-                return (
-                    opening,
-                    steps,
-                    RecordError(number, "cards shown at the count are not hidden"),
-                )
+        if kind == "show":  # ?? stands for a card set face down (an Indian finishing card)
             if item.player == view:
                 message = "a player's own hand is not shown to them at the count"
                 return opening, steps, RecordError(number, message)
@@ -353,7 +353,7 @@ def _group(  # noqa: PLR0911, PLR0912, PLR0915  (one branch per kind of dealer l
                 )
             block["hands"] = (*block.get("hands", ()), (number, item.player, item.cards))
         else:
-            field = {"open": "open_card", "pile": "pile", "stock": "stock"}[kind]
+            field = {"open": "open_card", "aside": "aside", "pile": "pile", "stock": "stock"}[kind]
             if field in block:
                 return opening, steps, RecordError(number, f"a deal has one 'd {kind}' line")
             block[field] = (number, item.cards[0]) if kind == "open" else (number, item.cards)

@@ -348,6 +348,8 @@ def _stacked_deck(after: GameState, block: _Block) -> tuple[Card, ...]:
     cards: list[Card | None] = [hands[seat][index] for index in range(size) for seat in seats]
     if block.open_card is not None:
         cards.append(block.open_card[1])
+    if block.aside is not None:
+        cards.extend(block.aside[1])
     if block.pile is not None:
         cards.extend(block.pile[1])
     cards.extend(block.stock[1])
@@ -380,6 +382,10 @@ def _restock(state: GameState, block: _Block) -> GameState:
     return state.replace(stock=cards)
 
 
+def _index(card: Card) -> int:
+    return card.index
+
+
 def _differs(line: int, what: str, found: Sequence[Card], written: Sequence[Card | None]) -> None:
     if len(found) != len(written) or any(
         card is not None and card != seen for card, seen in zip(written, found, strict=True)
@@ -400,6 +406,10 @@ def _check_block(state: GameState, block: _Block) -> None:
             raise _Stop(line, f"the open card is {state.open_card or 'none'}")
     elif block.kind == "deal" and state.open_card is not None:
         raise _Stop(block.line, f"the deal turns an open card, {state.open_card}")
+    if block.aside is not None:
+        _differs(block.aside[0], "the cards set aside", state.aside, block.aside[1])
+    elif block.kind == "deal" and state.aside:
+        raise _Stop(block.line, "the deal sets cards aside: add its 'd aside' line")
     if block.pile is not None:
         _differs(block.pile[0], "the discard pile", state.discard_pile, block.pile[1])
     elif block.kind == "deal" and state.discard_pile:
@@ -446,7 +456,7 @@ class _Completion:
     def __init__(self, setup: _Setup, opening: _Block | None, steps: Sequence[_Step]) -> None:
         self.setup = setup
         self.opening = opening
-        self.steps = steps
+        self.steps = list(steps)  # a face-down card written ?? is settled in place (_settle)
         assert setup.view is not None
         self.view: int = setup.view
         #: The cards of each hand the viewer knows of (taken face up, shown).
@@ -479,7 +489,7 @@ class _Completion:
         shown: list[Card] = [card for _, _, hand in block.hands for card in hand if card]
         if block.open_card is not None and block.open_card[1] is not None:
             shown.append(block.open_card[1])
-        for zone in (block.pile, block.stock):
+        for zone in (block.aside, block.pile, block.stock):
             if zone is not None:
                 shown.extend(card for card in zone[1] if card is not None)
         if Counter(shown) - deck:
@@ -496,7 +506,8 @@ class _Completion:
         hands = tuple((line, seat, fill(cards)) for line, seat, cards in block.hands)
         stock = None if block.stock is None else (block.stock[0], fill(block.stock[1]))
         pile = None if block.pile is None else (block.pile[0], fill(block.pile[1]))
-        completed = attrs.evolve(block, hands=hands, stock=stock, pile=pile)
+        aside = None if block.aside is None else (block.aside[0], fill(block.aside[1]))
+        completed = attrs.evolve(block, hands=hands, stock=stock, pile=pile, aside=aside)
         if next(rest, None) is not None or completed.has_hidden():
             raise _Stop(block.line, "the deal's lines do not account for every card of the deck")
         return completed
@@ -509,7 +520,11 @@ class _Completion:
     def _take(
         self, state: GameState, card: Card, *, avoid: int, stock_from: int = 0
     ) -> tuple[str, int, int] | None:
-        """A hidden place holding ``card``: ("stock", index, 0) or ("hand", seat, index)."""
+        """A hidden place holding ``card``.
+
+        ("stock", index, 0), ("hand", seat, index) or ("hidden", index, 0): a card set aside
+        face down (a dropped hand), which no observation shows.
+        """
         for index in range(stock_from, len(state.stock)):
             if state.stock[index] == card:
                 return ("stock", index, 0)
@@ -517,6 +532,8 @@ class _Completion:
             if seat in {avoid, self.view} or not self._hidden(state, seat)[card]:
                 continue
             return ("hand", seat, state.hands[seat].index(card))
+        if card in state.hidden:
+            return ("hidden", state.hidden.index(card), 0)
         return None
 
     @staticmethod
@@ -524,21 +541,27 @@ class _Completion:
         state: GameState, first: tuple[str, int, int], second: tuple[str, int, int]
     ) -> GameState:
         hands = [list(hand) for hand in state.hands]
-        stock = list(state.stock)
+        zones = {"stock": list(state.stock), "hidden": list(state.hidden)}
 
         def get(place: tuple[str, int, int]) -> Card:
-            return stock[place[1]] if place[0] == "stock" else hands[place[1]][place[2]]
+            zone = zones.get(place[0])
+            return hands[place[1]][place[2]] if zone is None else zone[place[1]]
 
         def put(place: tuple[str, int, int], card: Card) -> None:
-            if place[0] == "stock":
-                stock[place[1]] = card
-            else:
+            zone = zones.get(place[0])
+            if zone is None:
                 hands[place[1]][place[2]] = card
+            else:
+                zone[place[1]] = card
 
         one, two = get(first), get(second)
         put(first, two)
         put(second, one)
-        return state.replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
+        return state.replace(
+            hands=tuple(map(tuple, hands)),
+            stock=tuple(zones["stock"]),
+            hidden=tuple(zones["hidden"]),
+        )
 
     def _give(
         self,
@@ -590,7 +613,7 @@ class _Completion:
             if action.player == seat:
                 if action.takes_cards:
                     return
-                if not isinstance(action, Rearrange):
+                if not isinstance(action, Rearrange) and not later.face_down:
                     needed += _played(action, ())
                     yield needed
             if later.block is not None and later.block.kind == "deal":
@@ -598,15 +621,19 @@ class _Completion:
 
     def _step(self, state: GameState, index: int) -> GameState:
         step = self.steps[index]
-        action = step.action
         for line, seat, cards in step.shows:
+            # A card the action sets face down is shown as ?? (an Indian show's finishing card).
             shown = Counter(card for card in cards if card is not None)
-            if sum(shown.values()) != len(state.hands[seat]):
+            if len(cards) != len(state.hands[seat]):
                 raise _Stop(line, f"p{seat + 1} holds {len(state.hands[seat])} cards, not these")
-            if self.known[seat] - shown:
+            unseen = self.known[seat] - shown  # known cards may be the ones set face down
+            if sum(unseen.values()) > cards.count(None):
                 raise _Stop(line, f"p{seat + 1} is known to hold other cards")
-            state = self._give(state, seat, shown, line, keep=Counter())
-            self.known[seat] = shown
+            state = self._give(state, seat, shown, line, keep=unseen)
+            self.known[seat] = shown + unseen
+        if step.face_down:
+            state, step = self._settle(state, index)
+        action = step.action
         if action.player != self.view:
             state = self._prepare_other(state, index)
         elif isinstance(action, DrawStock) and step.drawn is not None:
@@ -628,6 +655,65 @@ class _Completion:
         _check_block(after, block)
         self.known = [Counter() for _ in range(self.setup.players)]
         return after
+
+    def _settle(self, state: GameState, index: int) -> tuple[GameState, _Step]:
+        """Choose the card written ``??`` of another player's face-down action, in place.
+
+        If the lines before it showed every other card of the hand (a valid Indian show), it
+        is the one card left. If they showed none, the action set the whole hand face down (a
+        wrong show), and the record says nothing more of the hand: the card is the first
+        hidden one (in card order) with which it does so, hidden cards of the stock being
+        swapped into the hand, one at a time, until there is one.
+        """
+        step = self.steps[index]
+        action = step.action
+        seat = action.player
+        field = type(action).face_down
+        assert field is not None
+        chosen: Card | None = None
+        hand = state.hands[seat]
+        shown = Counter(
+            card for _, shower, cards in step.shows if shower == seat for card in cards if card
+        )
+        rest = Counter(hand) - shown
+        if sum(shown.values()) == len(hand) - 1 and sum(rest.values()) == 1:
+            chosen = next(iter(rest))
+        for swapped in range(len(state.stock) + 1) if chosen is None else ():
+            chosen = self._sets_all_down(state, action, field)
+            if chosen is not None or swapped >= len(state.stock):
+                break
+            # Swap the stock's card ``swapped`` for the hand's first hidden card of another kind.
+            card = state.stock[swapped]
+            hidden = self._hidden(state, seat)
+            mine = next((c for c in sorted(hidden, key=_index) if c != card), None)
+            if mine is None:
+                break
+            state = self._swap(state, ("stock", swapped, 0), ("hand", seat, hand.index(mine)))
+            hand = state.hands[seat]
+        if chosen is None:
+            raise _Stop(step.line, f"the card p{seat + 1} set face down cannot be settled")
+        action = attrs.evolve(action, **{field: chosen})  # type: ignore[arg-type]
+        settled = attrs.evolve(step, action=action, face_down=False)
+        self.steps[index] = settled
+        return state, settled
+
+    def _sets_all_down(self, state: GameState, action: Action, field: str) -> Card | None:
+        """The first hidden card with which ``action`` sets its player's whole hand face down.
+
+        That is: the hand is gone, and neither the table nor (if the deal ends) the deal's
+        result shows any of it.
+        """
+        seat = action.player
+        for card in sorted(self._hidden(state, seat), key=_index):
+            trial = attrs.evolve(action, **{field: card})  # type: ignore[arg-type]
+            if not state.is_legal(trial):
+                continue
+            after = state.apply(trial)
+            ended = after.deal_results[len(state.deal_results) :]
+            hands, table = (ended[0].hands, ended[0].table) if ended else (after.hands, after.table)
+            if not hands[seat] and table == state.table:  # nothing shown: all face down
+                return card
+        return None
 
     def _prepare_other(self, state: GameState, index: int) -> GameState:
         """Give another player the cards their action, and the rest of their turn, need."""

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+import attrs
 import tomli_w
 
 from rummylib import _notation
 from rummylib._files import write_text
 from rummylib._notation import DealerLine
 from rummylib.actions import (
+    Action,
     DrawStock,
 )
 from rummylib.cards import Card
@@ -52,6 +55,37 @@ def _hide(cards: Sequence[Card], shown: bool) -> tuple[Card | None, ...]:
     return tuple(cards) if shown else (None,) * len(cards)
 
 
+def _face_up(
+    hand: Sequence[Card], seat: int, action: Action, before: GameState, result: DealResult | None
+) -> tuple[Card | None, ...]:
+    """The hand of ``seat`` as the count after ``action`` shows it, ``None`` for a card unseen.
+
+    A hand the deal's result still holds is shown whole. A hand it does not hold shows only
+    the cards that went to the table and those the action names (a declaration's discard):
+    the rest were set face down (a dropped hand, an Indian show's finishing card, the hand of
+    the last player left in a deal).
+    """
+    if result is None or result.hands[seat]:
+        return tuple(hand)
+    seen = Counter(card for meld in result.table for card in meld.cards)
+    seen -= Counter(card for meld in before.table for card in meld.cards)
+    if seat == action.player:
+        down = type(action).face_down
+        seen.update(
+            value
+            for field in attrs.fields(type(action))
+            if field.name != down and isinstance(value := getattr(action, field.name), Card)
+        )
+    shown: list[Card | None] = []
+    for card in hand:
+        if seen[card]:
+            seen[card] -= 1
+            shown.append(card)
+        else:
+            shown.append(None)
+    return tuple(shown)
+
+
 def _deal_lines(state: GameState, view: int | None) -> list[str]:
     lines = [_notation.format_dealer(DealerLine("deal", number=state.deal_number))]
     for seat, hand in enumerate(state.hands):
@@ -60,6 +94,8 @@ def _deal_lines(state: GameState, view: int | None) -> list[str]:
             lines.append(_notation.format_dealer(DealerLine("hand", player=seat, cards=cards)))
     if state.open_card is not None:
         lines.append(_notation.format_dealer(DealerLine("open", cards=(state.open_card,))))
+    if state.aside:
+        lines.append(_notation.format_dealer(DealerLine("aside", cards=state.aside)))
     if state.discard_pile:
         lines.append(_notation.format_dealer(DealerLine("pile", cards=state.discard_pile)))
     stock = _hide(state.stock, view is None)
@@ -82,15 +118,19 @@ def _action_lines(state: GameState, view: int | None) -> list[str]:
         ends = len(after.deal_results) > len(current.deal_results) or (
             after.is_over and not current.is_over
         )
-        if view is not None and ends:  # the count: every hand is shown
+        if view is not None and ends:  # the count: every hand is shown, but cards set face down
+            ended = after.deal_results[len(current.deal_results) :]
             for seat, hand in enumerate(current.hands):
                 if hand and seat != view:
-                    show = DealerLine("show", player=seat, cards=hand)
-                    lines.append(_notation.format_dealer(show))
+                    cards = _face_up(hand, seat, action, current, ended[0] if ended else None)
+                    if any(card is not None for card in cards):
+                        show = DealerLine("show", player=seat, cards=cards)
+                        lines.append(_notation.format_dealer(show))
         drawn = None
         if isinstance(action, DrawStock) and (view is None or view == action.player):
             drawn = current.stock[0] if current.stock else None
-        lines.append(_notation.format_action(action, drawn=drawn))
+        face_down = view is not None and view != action.player and action.face_down is not None
+        lines.append(_notation.format_action(action, drawn=drawn, face_down=face_down))
         lines.extend(
             _result_comment(result) for result in after.deal_results[len(current.deal_results) :]
         )

@@ -34,6 +34,11 @@ from rummylib.registry import VARIANTS, get_variant, register_variant
 if TYPE_CHECKING:  # what __getattr__ gives, for type checkers (the ``as`` ones as before)
     from rummylib.variants.carousel import Carousel as Carousel
     from rummylib.variants.gin import GinRummy
+    from rummylib.variants.indian import IndianDeals as IndianDeals
+    from rummylib.variants.indian import IndianPoints as IndianPoints
+    from rummylib.variants.indian import IndianPool101 as IndianPool101
+    from rummylib.variants.indian import IndianPool201 as IndianPool201
+    from rummylib.variants.indian import IndianRummy as IndianRummy
     from rummylib.variants.israeli import IsraeliRummy, Rummy71, Rummy101
     from rummylib.variants.turkish import Rummy500 as Rummy500
     from rummylib.variants.turkish import Turkish300 as Turkish300
@@ -55,6 +60,11 @@ __all__ = [
 _LAZY: Final = {
     "Carousel": "rummylib.variants.carousel",
     "GinRummy": "rummylib.variants.gin",
+    "IndianDeals": "rummylib.variants.indian",
+    "IndianPoints": "rummylib.variants.indian",
+    "IndianPool101": "rummylib.variants.indian",
+    "IndianPool201": "rummylib.variants.indian",
+    "IndianRummy": "rummylib.variants.indian",
     "IsraeliRummy": "rummylib.variants.israeli",
     "Rummy71": "rummylib.variants.israeli",
     "Rummy101": "rummylib.variants.israeli",
@@ -64,7 +74,7 @@ _LAZY: Final = {
     "Turkish500Cutthroat": "rummylib.variants.turkish",
 }
 #: The variant modules, which ``rummylib.variants.<module>`` reaches without importing it first.
-_MODULES: Final = frozenset({"carousel", "gin", "israeli", "turkish"})
+_MODULES: Final = frozenset({"carousel", "gin", "indian", "israeli", "turkish"})
 
 
 #: The package's ``__getattr__`` (names imported on first use) and ``__dir__``.

@@ -25,6 +25,7 @@ from rummylib.actions import (  # noqa: E402
     LayDown,
     LayOff,
     Rearrange,
+    Show,
     ShowMelds,
     TakeDiscard,
 )
@@ -136,6 +137,8 @@ def _expected(  # noqa: PLR0911, PLR0912  (one branch per block, as the docs def
         return next((a for a in listed if isinstance(a, TakeDiscard) and a.count == count), None)
     if name == "declare":
         return next((a for a in listed if isinstance(a, DeclareRummy) and a.discard == card), None)
+    if name == "show":  # Indian rule 6.12: card c goes face down, wrong shows included
+        return next((a for a in listed if isinstance(a, Show) and a.discard == card), None)
     if name == "show_melds":
         return next((a for a in listed if isinstance(a, ShowMelds)), None)
     if name == "answer_frish":

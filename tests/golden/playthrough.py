@@ -157,6 +157,9 @@ _DISCONNECTS: Final = (
     HostEvent(kind=TimeExpired, at=0, phase="frish_vote"),
 )
 
+#: A clock run out early in an Indian match: a first or a middle drop (rule 6.13).
+_INDIAN_CLOCK: Final = (HostEvent(kind=TimeExpired, at=9),)
+
 #: The pinned matches, one file each.
 GOLDENS: Final = (
     # A real rearrangement of the table, final meld turns (2.13), knocks and going out.
@@ -186,6 +189,22 @@ GOLDENS: Final = (
     Golden(variant="turkish500", players=2, seed=18),
     # Ten deals (the deal limit, 3.13); a joker laid off at a chosen end of an A-high run.
     Golden(variant="turkish500_cutthroat", players=2, seed=92),
+    # Indian rummy (section 6): the greedy policy shows and drops hopeless first hands; the
+    # random share is small, as a random move after a take is a wrong show half the time.
+    # One pack and a printed joker for two (6.1); a show counts the other hand (6.15).
+    Golden(variant="indian_points", players=2, seed=2, random_share=0.04),
+    # Two packs: drops, a wrong show, then a valid show counting the rest.
+    Golden(variant="indian_points", players=5, seed=20, random_share=0.04, events=_INDIAN_CLOCK),
+    # Shows, first drops and an elimination at 101 (6.17).
+    Golden(variant="indian_pool101", players=2, seed=3, random_share=0.04, events=_INDIAN_CLOCK),
+    # Four players: three eliminated one after another, the first seat moving on (6.4).
+    Golden(variant="indian_pool101", players=4, seed=2, random_share=0.04, events=_INDIAN_CLOCK),
+    Golden(variant="indian_pool201", players=2, seed=2, random_share=0.04, events=_INDIAN_CLOCK),
+    # A clock run out as a drop (6.13) among drops of 25 and 50.
+    Golden(variant="indian_pool201", players=3, seed=1, random_share=0.04, events=_INDIAN_CLOCK),
+    # Chips (6.18): a wrong show in the first deal, a show in the second.
+    Golden(variant="indian_deals", players=2, seed=1, random_share=0.04, events=_INDIAN_CLOCK),
+    Golden(variant="indian_deals", players=6, seed=3, random_share=0.04, events=_INDIAN_CLOCK),
 )
 
 
