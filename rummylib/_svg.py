@@ -269,6 +269,8 @@ def _corner(face: _Face) -> str:
 def _middle(face: _Face) -> str:
     if face.rank is None or face.suit is None:
         return _joker_middle(face)
+    if face.declared is not None:  # a wild card standing in: its own corners, the card it is
+        return _stand_in_middle(face.declared, "WILD")
     if face.rank == "A":
         return _pip(face.suit, 30, 42, 30)
     if face.rank in "JQK":
@@ -298,11 +300,16 @@ def _joker_middle(face: _Face) -> str:
             f'<text x="30" y="70" font-family="{_FONT}" font-size="8.5" font-weight="bold" '
             f'text-anchor="middle" letter-spacing="0.5" fill="{_JOKER_INK}">JOKER</text>'
         )
-    rank, suit = face.declared
+    return _stand_in_middle(face.declared, "JOKER")
+
+
+def _stand_in_middle(declared: tuple[str, str], word: str) -> str:
+    """The middle of a joker or a wild card standing for ``declared``: the word, the card."""
+    rank, suit = declared
     ink = _ink(suit)
     return (
         f'<text x="31" y="17.5" font-family="{_FONT}" font-size="7.5" font-weight="bold" '
-        f'text-anchor="middle" letter-spacing="0.4" fill="{_JOKER_INK}">JOKER</text>'
+        f'text-anchor="middle" letter-spacing="0.4" fill="{_JOKER_INK}">{word}</text>'
         f'<rect x="15.5" y="22.5" width="29" height="44" rx="4" fill="#ffffff" stroke="{ink}" '
         f'stroke-width="1.5" stroke-dasharray="3 2"/>'
         f'<g fill="{ink}">'

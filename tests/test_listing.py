@@ -14,7 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummylib import VARIANTS, new_game
-from rummylib.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard
+from rummylib.actions import (
+    Action,
+    DeclineRebuy,
+    Discard,
+    DrawStock,
+    Drop,
+    Knock,
+    Pass,
+    Rebuy,
+    Show,
+    TakeDiscard,
+)
 from rummylib.cards import CARDS
 from rummylib.engine import Variant, _listing, discard_action, lists_legal
 from rummylib.errors import IllegalActionError
@@ -34,6 +45,8 @@ def _meldless(state: GameState) -> list[Action]:
         found += [DrawStock(player=player), TakeDiscard(player=player)]
         found += [Knock(player=player), Pass(player=player)]
         found += [Discard(player=player, card=card) for card in CARDS]
+        found += [Drop(player=player), *(Show(player=player, discard=card) for card in CARDS)]
+        found += [Rebuy(player=player), DeclineRebuy(player=player)]
     return found
 
 
