@@ -456,7 +456,8 @@ def _general_tables(rules: MeldRules, joker_count: int) -> _GeneralTables:
 ShapeInfo = tuple[tuple[int, ...], int, int, int, int, int]
 
 
-@functools.lru_cache(maxsize=64)
+# 256: an Indian table meets 14 wild-rank point tables (13 ranks, none) x 5 joker counts.
+@functools.lru_cache(maxsize=256)
 def _shape_info(
     rules: MeldRules, joker_count: int, points: CardPoints
 ) -> tuple[tuple[ShapeInfo, ...], tuple[int, ...]]:

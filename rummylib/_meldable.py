@@ -17,9 +17,13 @@ built at import: the first call for a rule set builds its tables (a few hundredt
 second).
 
 Wild ranks (``MeldRules.wild_ranks``, natural cards acting as jokers) are outside what these
-tests model: for a hand that holds a wild card every function here answers "maybe" (``True``,
-or every allowed discard) or asks the exact search, and :func:`may_complete` answers ``True``
-for any table with wild ranks (let the exact solver decide).
+tables model. :func:`may_complete` and :func:`completing_discards` still answer for them
+through a relaxation (:func:`_relaxed`): a hand without a wild card is a hand under the same
+rules without wild ranks, and a hand of at most two wild cards and printed jokers may read its
+wild cards as printed jokers (where every meld keeps a natural card and a joker may sit beside
+an ace, anything a wild card does a printed joker can). Other hands answer "maybe" (``True``,
+or every distinct card), for the exact solver to decide; the other functions here answer
+"maybe" or ask the exact search for any hand that holds a wild card.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
+
+import attrs
 
 from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card
 from rummylib.melds import AceRule, MeldRules, find_melds, is_meld, wild_bits
@@ -932,8 +938,11 @@ def may_complete(hand: Sequence[Card], rules: MeldRules, discard: bool) -> bool:
     >>> may_complete(parse_cards("Ah 2h 3h 7c 7d 7s Kd"), rules, discard=False)
     False
     """
-    if rules.wild_ranks:  # natural cards that act as jokers: not modelled
-        return True
+    if rules.wild_ranks:  # natural cards that act as jokers: relaxed, or not modelled
+        relaxed = _relaxed(hand, rules)
+        if relaxed is None:
+            return True
+        hand, rules = relaxed
     last = _LAST_TABLES[0]
     tables = last[1] if last is not None and last[0] is rules else _tables_for(rules)
     split = None if tables is None else _split(hand)
@@ -988,13 +997,20 @@ def completing_discards(hand: Sequence[Card], rules: MeldRules) -> list[Card]:
     >>> completing_discards(hand, MeldRules(joker_beside_ace=False))
     [Card.parse('Kd')]
     """
-    tables = None if getattr(rules, "wild_ranks", None) else _tables_for(rules)
+    if getattr(rules, "wild_ranks", None):
+        relaxed = _relaxed(hand, rules)
+        if relaxed is None:
+            return sorted(set(hand), key=_index)
+        found = completing_discards(*relaxed)
+        if JOKER not in found or relaxed[0] == tuple(hand):
+            return found
+        # A joker of the relaxed hand stands for each wild card and printed joker.
+        wild = {card for card in hand if card.is_joker or card.rank in rules.wild_ranks}
+        return sorted({*found, *wild} - ({JOKER} - set(hand)), key=_index)
+    tables = _tables_for(rules)
     split = None if tables is None else _split(hand)
     if tables is None or split is None:
-        distinct = sorted(set(hand), key=_index)
-        if getattr(rules, "wild_ranks", None):
-            return distinct
-        return meldable_discards(hand, rules, distinct)
+        return meldable_discards(hand, rules, sorted(set(hand), key=_index))
     fitting = _fitting_any(*split, rules)
     found = []
     while fitting:
@@ -1002,3 +1018,34 @@ def completing_discards(hand: Sequence[Card], rules: MeldRules) -> list[Card]:
         found.append(CARDS[low.bit_length() - 1])
         fitting ^= low
     return found
+
+
+#: The most wild cards and printed jokers a hand may hold for :func:`_relaxed` to read its wild
+#: cards as printed jokers: with three, a meld of wild cards alone (in their own places, or
+#: standing for others) would read as three jokers, which no meld is.
+_MOST_RELAXED_JOKERS: Final = 2
+
+
+def _relaxed(hand: Sequence[Card], rules: MeldRules) -> tuple[tuple[Card, ...], MeldRules] | None:
+    """The hand and rules without wild ranks that answer for ``hand`` under ``rules``, or None.
+
+    A hand without a wild card melds exactly as under the same rules without wild ranks. A
+    hand with some may read them as printed jokers when that gives up nothing: at most
+    :data:`_MOST_RELAXED_JOKERS` wild cards and jokers together (so every meld keeps a natural
+    card), ``min_naturals`` 1 and jokers allowed beside an ace. ``None`` otherwise.
+    """
+    wild_ranks = rules.wild_ranks
+    plain = _plain_rules(rules)
+    wild = sum(1 for card in hand if card.rank in wild_ranks)
+    if not wild:
+        return tuple(hand), plain
+    jokers = wild + sum(1 for card in hand if card.index == JOKER_INDEX)
+    if jokers > _MOST_RELAXED_JOKERS or rules.min_naturals != 1 or not rules.joker_beside_ace:
+        return None
+    return tuple(JOKER if card.rank in wild_ranks else card for card in hand), plain
+
+
+@functools.lru_cache(maxsize=64)
+def _plain_rules(rules: MeldRules) -> MeldRules:
+    """``rules`` without wild ranks (one per rule set, bounded)."""
+    return attrs.evolve(rules, wild_ranks=frozenset())

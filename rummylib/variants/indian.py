@@ -642,6 +642,9 @@ class IndianRummy(Variant[IndianDetail]):
     def greedy_action(self, observation: Observation) -> Action | None:
         """Show when it can; drop a hopeless first hand; otherwise the bot's generic play.
 
+        After a take it discards towards a show: the card the best grouping with two
+        sequences, one of them pure, leaves out (where the hand has such a grouping).
+
         A first hand is hopeless when its best melds leave at least
         :attr:`greedy_drop_deadwood` points and it holds no pure sequence.
         """
@@ -653,6 +656,13 @@ class IndianRummy(Variant[IndianDetail]):
             )
             if best is not None and best.discard is not None:
                 return Show(player=player, discard=best.discard)
+            # Discard towards a show: the best grouping that holds two sequences, one pure
+            # (a hand of sets alone never shows, and two such bots would play on for ever).
+            best = arrange(
+                observation.hand, observation.meld_rules, POINTS, discard=True, require=COUNTED
+            )
+            if best is not None and best.discard is not None:
+                return discard_action(player, best.discard)
             return None
         drop = simple_action(Drop, player)
         if observation.phase is Phase.DRAW and drop in listed:

@@ -193,16 +193,16 @@ GOLDENS: Final = (
     # random share is small, as a random move after a take is a wrong show half the time.
     # One pack and a printed joker for two (6.1); a show counts the other hand (6.15).
     Golden(variant="indian_points", players=2, seed=2, random_share=0.04),
-    # Two packs: drops, a wrong show, then a valid show counting the rest.
+    # Two packs: drops, then a valid show counting the rest.
     Golden(variant="indian_points", players=5, seed=20, random_share=0.04, events=_INDIAN_CLOCK),
-    # Shows, first drops and an elimination at 101 (6.17).
+    # Five deals of shows and drops, and an elimination at 101 (6.17).
     Golden(variant="indian_pool101", players=2, seed=3, random_share=0.04, events=_INDIAN_CLOCK),
-    # Four players: three eliminated one after another, the first seat moving on (6.4).
+    # Four players: eliminations one after another, the first seat moving on (6.4).
     Golden(variant="indian_pool101", players=4, seed=2, random_share=0.04, events=_INDIAN_CLOCK),
     Golden(variant="indian_pool201", players=2, seed=2, random_share=0.04, events=_INDIAN_CLOCK),
     # A clock run out as a drop (6.13) among drops of 25 and 50.
     Golden(variant="indian_pool201", players=3, seed=1, random_share=0.04, events=_INDIAN_CLOCK),
-    # Chips (6.18): a wrong show in the first deal, a show in the second.
+    # Chips (6.18): two deals, each won by the last player in it.
     Golden(variant="indian_deals", players=2, seed=1, random_share=0.04, events=_INDIAN_CLOCK),
     Golden(variant="indian_deals", players=6, seed=3, random_share=0.04, events=_INDIAN_CLOCK),
 )
