@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python benchmarks/bench_engine.py [--variants rummy101,gin] [--matches 20] [--actions 3000]
-        [--deals 40] [--seed 1] [--json figures.json] [--quick]
+        [--deals 40] [--seed 1] [--json figures.json] [--quick] [--peer]
     python benchmarks/bench_engine.py --compare /path/to/old/checkout [--rounds 3]
 
 It imports ``rummylib`` from the environment (it never edits ``sys.path``), so
@@ -39,13 +39,26 @@ alternately (before, after, before, after, …) ``--rounds`` times, keeps the be
 each side (lowest µs, highest deals per second: the noise of a shared machine only ever
 slows a run down) and prints before, after and their ratio.
 
+**Against OpenSpiel.** ``--peer`` also times OpenSpiel's C++ ``gin_rummy`` (through pyspiel)
+in the same process, after the rows, with the loop of ``compare_gin.py`` (imported from beside
+this script, not copied): ``--peer-rounds`` rounds of ``--peer-games`` random deals, each
+round's CPU time divided by its decisions (chance nodes, the deal and the stock draws, are
+played inside the timed loop but not counted, as ``compare_gin.py`` counts them), the median
+round kept. One untimed deal first imports pyspiel. It then prints each row's µs per random
+action beside OpenSpiel's and their ratio, with the Indian presets' target (at most 3 times
+OpenSpiel's). Without pyspiel it says so and prints only the table above. It does not combine
+with ``--compare``.
+
 The figures are printed (and written as JSON with ``--json``); nothing is asserted. The
-targets shown are issue 12's; the script reports them, it does not check them.
+targets shown are issue 12's (and, for ``--peer``, the Indian rummy issue's); the script
+reports them, it does not check them.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import importlib.util
 import json
 import os
 import random
@@ -56,6 +69,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import rummylib
@@ -72,6 +86,15 @@ TARGETS: dict[str, tuple[float, float | None]] = {
     "turkish500_cutthroat": (40, 3),
     "rummy500": (60, 3),
     "gin": (8, None),
+}
+
+#: The Indian rummy issue's target for ``--peer``: most µs per random action (median), as a
+#: multiple of OpenSpiel's C++ gin_rummy per decision in the same run.
+PEER_TARGETS: dict[str, float] = {
+    "indian_points": 3,
+    "indian_pool101": 3,
+    "indian_pool201": 3,
+    "indian_deals": 3,
 }
 
 #: Per-match seeds are derived from ``--seed`` and the match number, the same in every run.
@@ -219,6 +242,94 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         },
         "rows": rows,
     }
+
+
+# -- against OpenSpiel ------------------------------------------------------------------------
+
+
+def load_compare_gin() -> ModuleType:
+    """``benchmarks/compare_gin.py``, imported by its path (``benchmarks/`` is not a package).
+
+    Importing it puts its checkout first on ``sys.path``; ``rummylib`` is imported already (from
+    the environment, see above), and ``sys.path`` is put back as it was.
+    """
+    path = Path(__file__).resolve().with_name("compare_gin.py")
+    spec = importlib.util.spec_from_file_location("compare_gin", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    saved = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved
+    return module
+
+
+def openspiel_gin(games: int, rounds: int, seed: int) -> dict[str, Any] | None:
+    """OpenSpiel gin_rummy's CPU µs per random decision, or ``None`` without pyspiel."""
+    play_deals = load_compare_gin().openspiel_games
+    if play_deals(1, seed) is None:  # untimed: imports pyspiel and loads the game
+        return None
+    per_round: list[float] = []
+    decisions = 0
+    for number in range(rounds):
+        started = time.process_time()
+        _, done = play_deals(games, seed * SEED_STRIDE + number)
+        per_round.append((time.process_time() - started) / done * 1e6)
+        decisions += done
+    try:
+        version = importlib.metadata.version("open_spiel")
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    return {
+        "library": "OpenSpiel gin_rummy",
+        "version": version,
+        "random_us": statistics.median(per_round),
+        "round_us": per_round,
+        "games": games,
+        "rounds": rounds,
+        "decisions": decisions,
+    }
+
+
+def add_peer(figures: dict[str, Any], args: argparse.Namespace) -> None:
+    """Time OpenSpiel's gin into ``figures["peer"]`` and each row's ratio to it."""
+    peer = openspiel_gin(args.peer_games, args.peer_rounds, args.seed)
+    figures["peer"] = peer
+    for row in figures["rows"]:
+        ours = row["random_us"]
+        row["peer_ratio"] = None if peer is None or ours is None else ours / peer["random_us"]
+
+
+def print_peer(figures: dict[str, Any]) -> None:
+    peer = figures["peer"]
+    print()
+    if peer is None:
+        print(
+            "OpenSpiel's gin_rummy not timed: pyspiel is not installed "
+            "(pip install open-spiel, or the bench extra)"
+        )
+        return
+    version = f" {peer['version']}" if peer["version"] else ""
+    print(
+        f"OpenSpiel{version} gin_rummy (C++ through pyspiel): {figure(peer['random_us'], 2)} µs "
+        f"per decision; CPU time, median of {peer['rounds']} rounds of {peer['games']} random "
+        f"deals ({peer['decisions']} decisions, chance nodes played but not counted)"
+    )
+    header = (
+        f"{'variant':<22}{'players':>8}{'µs/action':>11}{'OpenSpiel gin':>15}"
+        f"{'ratio':>9}{'target':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for row in figures["rows"]:
+        target = PEER_TARGETS.get(row["variant"])
+        print(
+            f"{row['variant']:<22}{row['players']:>8}{figure(row['random_us']):>11}"
+            f"{figure(peer['random_us'], 2):>15}{figure(row['peer_ratio'], 2, 'x'):>9}"
+            f"{figure(target, 0, 'x'):>8}"
+        )
 
 
 def figure(value: float | None, digits: int = 1, suffix: str = "") -> str:
@@ -390,7 +501,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="measure the code on this PYTHONPATH (before) against this environment's (after)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds for --compare")
+    parser.add_argument(
+        "--peer",
+        action="store_true",
+        help="also time OpenSpiel's C++ gin_rummy and print each row's ratio to it",
+    )
+    parser.add_argument("--peer-games", type=int, default=100, help="random deals per --peer round")
+    parser.add_argument("--peer-rounds", type=int, default=5, help="--peer rounds; median kept")
     args = parser.parse_args(argv)
+    if args.peer and args.compare is not None:
+        parser.error("--peer times this process's own rows; it does not combine with --compare")
+    if args.peer_games < 1 or args.peer_rounds < 1:
+        parser.error("--peer-games and --peer-rounds must be at least 1")
     if args.quick:
         args.matches, args.actions, args.deals = 5, 1000, 10
     if args.compare is not None:
@@ -399,6 +521,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         figures = measure(args)
         print_figures(figures)
+        if args.peer:
+            add_peer(figures, args)
+            print_peer(figures)
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -66,6 +67,47 @@ def test_bench_engine_compares_two_pythonpaths(
     (row,) = json.loads(output.read_text(encoding="utf-8"))["rows"]
     assert row["before"]["actions"] == row["after"]["actions"] == 400
     assert row["random_speedup"] > 0
+
+
+def test_bench_engine_peer_prints_each_rows_ratio_to_openspiel_gin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyspiel", reason="--peer times OpenSpiel's gin_rummy (open-spiel)")
+    output = tmp_path / "peer.json"
+    argv = [*TINY_ENGINE, "--deals", "0", "--peer", "--peer-games", "2", "--peer-rounds", "1"]
+    assert load("bench_engine").main([*argv, "--json", str(output)]) == 0
+    printed = capsys.readouterr().out
+    assert "µs/action" in printed  # the default table is printed as before
+    assert "OpenSpiel" in printed
+    assert printed.strip().splitlines()[-1].split()[:2] == ["gin", "2"]
+    figures = json.loads(output.read_text(encoding="utf-8"))
+    peer = figures["peer"]
+    assert peer["library"] == "OpenSpiel gin_rummy"
+    assert (peer["games"], peer["rounds"]) == (2, 1)
+    assert peer["decisions"] > 0
+    (row,) = figures["rows"]
+    assert row["peer_ratio"] == pytest.approx(row["random_us"] / peer["random_us"])
+
+
+def test_bench_engine_peer_says_so_without_pyspiel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` raises ImportError
+    output = tmp_path / "peer.json"
+    argv = [*TINY_ENGINE, "--deals", "0", "--peer", "--json", str(output)]
+    assert load("bench_engine").main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "µs/action" in printed
+    assert "pyspiel is not installed" in printed
+    figures = json.loads(output.read_text(encoding="utf-8"))
+    assert figures["peer"] is None
+    assert figures["rows"][0]["peer_ratio"] is None
+
+
+def test_bench_engine_peer_does_not_combine_with_compare() -> None:
+    with pytest.raises(SystemExit) as refused:
+        load("bench_engine").main(["--peer", "--compare", str(BENCHMARKS.parent)])
+    assert refused.value.code == 2
 
 
 def test_bench_memory_prints_memory_and_json_tables(capsys: pytest.CaptureFixture[str]) -> None:
