@@ -6,6 +6,8 @@ names every card whose discard leaves a complete hand: both checked against the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +30,7 @@ ALL_RULES = (
 )
 
 
-def _complete(cards: list[Card], rules: MeldRules) -> bool:
+def _complete(cards: Sequence[Card], rules: MeldRules) -> bool:
     return arrange(cards, rules, POINTS).is_complete
 
 
