@@ -103,6 +103,13 @@ def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solve
     runs = max(requirement.min_runs, pure)
     if not runs:
         return best
+    read = [strongest(meld, rules) for meld in best.melds]
+    if (
+        sum(strength >= RUN for strength, _ in read) >= runs
+        and sum(strength == PURE_RUN for strength, _ in read) >= pure
+    ):  # step 2: the bound meets the requirement itself, so no search is built
+        melds = sorted((reading for _, reading in read), key=_meld_order)
+        return attrs.evolve(best, melds=tuple(melds))
     search = _Search(cards, rules, points, discard, can_discard, solve, complete)
     return search.run(best, runs, pure)
 
