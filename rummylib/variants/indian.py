@@ -259,6 +259,14 @@ def hand_count(hand: Sequence[Card], rules: MeldRules, full_count: int = 80) -> 
     return min(left, full_count)
 
 
+def _face_down(state: State, player: int) -> State:
+    """The state with ``player``'s whole hand set aside face down (rules 6.11, 6.12, 6.14)."""
+    hands = list(state.hands)
+    hidden = (*state.hidden, *hands[player])
+    hands[player] = ()
+    return state.replace(hands=tuple(hands), hidden=hidden)
+
+
 def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
     return tuple(p for p in players if p != player)
 
@@ -363,10 +371,6 @@ class IndianRummy(Variant[IndianDetail]):
         if self.wild_card:
             return {"aside": rest[:1], "discard_pile": rest[1:2], "stock": rest[2:]}
         return {"discard_pile": rest[:1], "stock": rest[1:]}
-
-    def start(self, state: State) -> State:
-        """Deal the first deal: player 0 plays first (rule 6.4)."""
-        return self.deal(state, dealer=state.player_count - 1, deal_number=1)
 
     def after_deal(self, state: State) -> State:
         """The deal's wild rank (rule 6.3) and a fresh count of drops and takes."""
@@ -492,17 +496,15 @@ class IndianRummy(Variant[IndianDetail]):
         self, state: State, player: int, points: int, reason: str, ending: str
     ) -> State:
         """The player's hand goes face down and they are out of the deal with ``points``."""
+        state = _face_down(state, player)
         detail = state.detail
-        hands = list(state.hands)
-        hidden = (*state.hidden, *hands[player])
-        hands[player] = ()
         detail = evolve(
             detail,
             out_of_deal=(*detail.out_of_deal, player),
             deal_points=added(detail.deal_points, player, points),
             deal_lines=(*detail.deal_lines, ScoreLine(player=player, points=points, reason=reason)),
         )
-        state = state.replace(hands=tuple(hands), hidden=hidden, detail=detail)
+        state = state.replace(detail=detail)
         left = self.in_deal(state)
         if len(left) == 1:
             return self._score_last(state, left[0], ending)
@@ -551,10 +553,7 @@ class IndianRummy(Variant[IndianDetail]):
 
     def _score_last(self, state: State, winner: int, ending: str) -> State:
         """Rule 6.14: the last player in the deal wins it with 0, without showing."""
-        hands = list(state.hands)
-        hidden = (*state.hidden, *hands[winner])  # the winner's hand is never shown
-        hands[winner] = ()
-        state = state.replace(hands=tuple(hands), hidden=hidden)
+        state = _face_down(state, winner)  # the winner's hand is never shown
         detail = state.detail
         lines = [ScoreLine(player=winner, points=0, reason="last in the deal"), *detail.deal_lines]
         ended_by = f"{player_name(winner)} is the last player in the deal"
@@ -634,10 +633,6 @@ class IndianRummy(Variant[IndianDetail]):
             rejoined=detail.rejoined,
             eliminated=detail.eliminated,
         )
-
-    def card_taken(self, observation: Observation, action: Action) -> Card | None:
-        """The top of the open pile (the engine's answer)."""
-        return super().card_taken(observation, action)
 
     def greedy_action(self, observation: Observation) -> Action | None:
         """Show when it can; drop a hopeless first hand; otherwise the bot's generic play.
