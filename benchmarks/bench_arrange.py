@@ -15,8 +15,10 @@ the best finishing card, all 13 others melded with two runs, one pure) and a los
 of 14 meld-dense cards of two packs with the sevens wild, holding 0 to 10 printed jokers and
 wild sevens (as many as two packs hold). That search keeps bounded memos keyed on the hand
 (the rests it solved, the relaxation tables' answers): they are cleared before each timed
-call, untimed, so every pass meets each hand afresh; only its cache of meld readings stays
-warm, as a rule table does. What the solver does keep are its **rule tables** (the melds a
+call, untimed, so every pass meets each hand afresh; its cache of meld readings stays warm,
+as a rule table does, and so does the pooled search's table of the melds through a card for
+one suit's pattern of cards (``rummylib._pooled._core_melds``, bounded, like the relaxation
+tables' per-suit costs). ``--cold`` clears that table too before each call. What the solver does keep are its **rule tables** (the melds a
 rule set allows, and per-suit lookup tables), built on the first call with a rule set and
 cached for the process; the cost of building them is printed separately, as "rules set-up".
 Timings are per hand, over ``--passes`` interleaved passes through the hands: "best" is the
@@ -43,6 +45,7 @@ from rummylib import (
     Rank,
     Requirement,
     _arrange,
+    _pooled,
     _require,
     arrange,
     make_deck,
@@ -91,10 +94,12 @@ class Category:
         self.can_discard = can_discard
         self.require = require
 
-    def prepare(self) -> None:
-        """Forget what earlier calls remembered about hands (not timed)."""
+    def prepare(self, cold: bool = False) -> None:
+        """Forget what earlier calls remembered about hands (not timed); ``cold``: tables too."""
         if self.require is not None:
             _require.clear_memos()
+            if cold:
+                _pooled._core_melds.cache_clear()
 
     def run(self, hand: Sequence[Card]) -> object:
         return arrange(
@@ -260,6 +265,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=3000, help="hands per category")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--passes", type=int, default=3, help="timed passes per hand")
+    parser.add_argument(
+        "--cold", action="store_true", help="clear the pooled search's meld table before each call"
+    )
     args = parser.parse_args(argv)
 
     print(f"Python {sys.version.split()[0]}; {args.hands} hands per category, {args.passes} passes")
@@ -279,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         first: list[float] = []
         for done in range(args.passes):
             for position, hand in enumerate(hands):
-                category.prepare()
+                category.prepare(args.cold)
                 start = clock()
                 category.run(hand)
                 elapsed = (clock() - start) / 1000

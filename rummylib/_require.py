@@ -7,8 +7,13 @@ counts at its strongest: a pure run if its cards can be read as one, else a run 
 be, else a group (:func:`strongest`). When runs are asked for, the answer shows every meld at
 that reading.
 
-The search is exact, built on the unconstrained solver (the public ``arrange``, handed in as
-``solve``) and :func:`~rummylib.melds.find_melds`:
+The search is exact. A complete requirement with runs under rules that
+:func:`rummylib._pooled.models` accepts (one wild rank or none, ``min_naturals`` 1, jokers
+beside an ace, groups of distinct suits, no run round the corner: Indian rummy's show) is
+answered by the search of :mod:`rummylib._pooled`, which pools jokers and wild cards (step 0;
+without a wild card in the hand, the relaxation tables of step 1 may rule the hand out
+first). Otherwise the search is built on the unconstrained solver (the public ``arrange``,
+handed in as ``solve``) and :func:`~rummylib.melds.find_melds`:
 
 1. With ``complete``, the relaxation tables (:func:`rummylib._meldable.may_complete`) rule
    most hands out in microseconds. A complete arrangement (no deadwood at all) is the best
@@ -27,7 +32,11 @@ The search is exact, built on the unconstrained solver (the public ``arrange``, 
    finds an arrangement as good as the bound at the top.
 
 A discard (``discard=True``) is chosen among the cards that no chosen run holds, by the
-solver (or step 1), so it is chosen optimally under the requirement. Ties are broken
+solver (or step 1), so it is chosen optimally under the requirement. With ``complete`` every
+answer leaves no deadwood, so the discard is the heaviest allowed card (at its value in hand,
+a wild card as a joker; the lowest among equals) whose rest meets the requirement: when the
+solver's own arrangement does not (step 2), each card step 1 lets through is tried so, the
+heaviest first, with a search of its rest (:func:`_heaviest_going`). Ties are broken
 deterministically: candidates come heaviest first (a good arrangement early cuts more), then
 in :func:`~rummylib.melds.find_melds` order, and the first arrangement found among equals is
 kept. The memo of a search (the solver's answer for each set of cards left) lives for one
@@ -40,15 +49,18 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from rummylib import _pooled
+from rummylib._arrange import wild_points
 from rummylib._meldable import clear_remembered, completing_discards, may_complete
 from rummylib.cards import CARDS, JOKER_INDEX, Card
 from rummylib.errors import InvalidMeldError
-from rummylib.melds import Meld, MeldKind, MeldRules, find_melds
+from rummylib.melds import Meld, MeldKind, MeldRules, find_melds, wild_bits
 from rummylib.scoring import CardPoints
 
 if TYPE_CHECKING:
@@ -59,13 +71,16 @@ Solve = Callable[
     [Sequence[Card], MeldRules, CardPoints, bool, "Callable[[Card], bool] | None"], "Arrangement"
 ]
 
+#: A complete arrangement of melds, with a discard or ``None``.
+Make = Callable[[tuple[Meld, ...], "Card | None"], "Arrangement"]
+
 #: How strong a meld's best reading is: a group, a run, a pure run.
 GROUP: Final = 0
 RUN: Final = 1
 PURE_RUN: Final = 2
 
 
-def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solver)
+def arrange_required(  # noqa: PLR0911, PLR0917  (arrange's arguments, the solver; steps 0-3)
     cards: Sequence[Card],
     rules: MeldRules,
     points: CardPoints,
@@ -73,14 +88,23 @@ def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solve
     discard: bool,
     can_discard: Callable[[Card], bool] | None,
     solve: Solve,
+    make: Make,
 ) -> Arrangement | None:
     """The best arrangement of ``cards`` that meets ``requirement``, or ``None``.
+
+    ``make(melds, discard)`` builds a complete arrangement.
 
     A discard that no card can be (no cards, or ``can_discard`` refuses them all) leaves no
     arrangement: ``None``. Raises :class:`~rummylib.errors.NotationError`, as the solver does,
     for an item of ``cards`` that is not a card.
     """
     complete = requirement.complete
+    pure = requirement.min_pure_runs
+    runs = max(requirement.min_runs, pure)
+    if complete and runs and _pooled.models(rules):
+        if not all(isinstance(card, Card) for card in cards):
+            solve(cards, rules, points, False, None)  # raises NotationError, naming it
+        return _pooled_answer(cards, rules, points, runs, pure, discard, can_discard, make)
     if complete:
         try:
             possible = may_complete(cards, rules, discard)
@@ -99,8 +123,6 @@ def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solve
         if discard and not _may_discard(cards, can_discard):
             return None
         best = solve(cards, rules, points, discard, can_discard)
-    pure = requirement.min_pure_runs
-    runs = max(requirement.min_runs, pure)
     if not runs:
         return best
     read = [strongest(meld, rules) for meld in best.melds]
@@ -110,8 +132,87 @@ def arrange_required(  # noqa: PLR0917  (the arguments of arrange, and the solve
     ):  # step 2: the bound meets the requirement itself, so no search is built
         melds = sorted((reading for _, reading in read), key=_meld_order)
         return attrs.evolve(best, melds=tuple(melds))
+    if complete and discard:  # the heaviest card whose rest meets it goes (step 3 for each)
+        return _heaviest_going(cards, rules, points, requirement, can_discard, solve, make)
     search = _Search(cards, rules, points, discard, can_discard, solve, complete)
     return search.run(best, runs, pure)
+
+
+def _heaviest_going(  # noqa: PLR0917  (arrange's arguments)
+    cards: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    requirement: Requirement,
+    can_discard: Callable[[Card], bool] | None,
+    solve: Solve,
+    make: Make,
+) -> Arrangement | None:
+    """A complete arrangement meeting ``requirement`` after the heaviest discard that allows one.
+
+    The cards the relaxation tables let through are tried heaviest first (at their value in
+    hand, a wild card as a joker; the lowest among equals), each rest searched without a
+    discard.
+    """
+    values = wild_points(points, rules.wild_ranks).values
+    allowed = sorted(
+        (
+            card
+            for card in completing_discards(cards, rules)
+            if can_discard is None or can_discard(card)
+        ),
+        key=lambda card: (-values[card.index], card.index),
+    )
+    for card in allowed:
+        rest = list(cards)
+        rest.remove(card)
+        found = arrange_required(rest, rules, points, requirement, False, None, solve, make)
+        if found is not None:
+            return attrs.evolve(found, discard=card)
+    return None
+
+
+def _pooled_answer(  # noqa: PLR0917  (arrange's arguments)
+    cards: Sequence[Card],
+    rules: MeldRules,
+    points: CardPoints,
+    runs: int,
+    pure: int,
+    discard: bool,
+    can_discard: Callable[[Card], bool] | None,
+    make: Make,
+) -> Arrangement | None:
+    """Step 0: a complete arrangement with runs, by :mod:`rummylib._pooled`, for its rules.
+
+    Without a wild card in the hand, the relaxation tables may rule the hand out first.
+    """
+    bits = wild_bits(rules)
+    if not (bits and any(card.bit & bits for card in cards)) and not may_complete(
+        cards, rules, discard
+    ):
+        return None
+    found = _pooled.complete_with_runs(cards, rules, points, runs, pure, discard, can_discard)
+    if found is None:
+        return None
+    melds, chosen = found
+    shown = sorted(map(_shown, melds, itertools.repeat(rules)), key=_meld_order)
+    return make(tuple(shown), chosen)
+
+
+def _shown(meld: Meld, rules: MeldRules) -> Meld:
+    """``meld`` at its strongest reading (:func:`strongest`), asked only where it may differ.
+
+    A pure run is at its strongest, and so is a group of two natural cards of one rank or
+    more (no run holds them both).
+    """
+    if meld.kind is MeldKind.RUN:
+        if meld.cards == meld.stands_for:
+            return meld
+    elif (
+        sum(1 for card, stands in zip(meld.cards, meld.stands_for, strict=True) if card is stands)
+        >= 2
+    ):
+        return meld
+    return strongest(meld, rules)[1]
 
 
 def _completed(  # noqa: PLR0917  (arrange's arguments)
@@ -135,7 +236,7 @@ def _completed(  # noqa: PLR0917  (arrange's arguments)
     fitting = completing_discards(cards, rules)
     if not fitting:
         return None
-    values = points.values
+    values = wild_points(points, rules.wild_ranks).values  # a wild card weighs a joker
     allowed = sorted(
         (card for card in fitting if can_discard is None or can_discard(card)),
         key=lambda card: (-values[card.index], card.index),

@@ -232,11 +232,16 @@ class RequirementOracle(Oracle):
         complete: bool = False,
     ) -> None:
         super().__init__(hand, rules, points)
-        self.strengths = [run_strength(meld.cards, rules) for meld in find_melds(self.hand, rules)]
+        # Each meld's cards, from the meld list itself (with wild ranks it is not find_melds').
+        self.strengths = [run_strength(self.cards_of(needed), rules) for needed in self.melds]
         self.runs = max(min_runs, min_pure_runs)
         self.pure = min_pure_runs
         self.complete = complete
         self._wanted: dict[tuple[tuple[int, ...], int, int], Value | None] = {}
+
+    def cards_of(self, counts: Sequence[int]) -> list[Card]:
+        """The cards of a count vector over :attr:`cards`."""
+        return [card for card, count in zip(self.cards, counts, strict=True) for _ in range(count)]
 
     def best_meeting(
         self, left: tuple[int, ...] | None = None, runs: int | None = None, pure: int | None = None
