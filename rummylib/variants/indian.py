@@ -638,34 +638,67 @@ class IndianRummy(Variant[IndianDetail]):
         """Show when it can; drop a hopeless first hand; otherwise the bot's generic play.
 
         After a take it discards towards a show: the card the best grouping with two
-        sequences, one of them pure, leaves out (where the hand has such a grouping).
+        sequences, one of them pure, leaves out (where the hand has such a grouping). It
+        takes the open card only for a show or to keep it in such a grouping with less
+        deadwood (:meth:`_worth_taking`), else draws from the stock.
 
         A first hand is hopeless when its best melds leave at least
         :attr:`greedy_drop_deadwood` points and it holds no pure sequence.
         """
+        if observation.phase is Phase.PLAY:
+            return self._greedy_play(observation)
+        if observation.phase is Phase.DRAW:
+            return self._greedy_draw(observation)
+        return None
+
+    def _greedy_play(self, observation: Observation) -> Action | None:
+        player = observation.player
+        best = arrange(observation.hand, observation.meld_rules, POINTS, discard=True, require=SHOW)
+        if best is not None and best.discard is not None:
+            return Show(player=player, discard=best.discard)
+        # Discard towards a show: the best grouping that holds two sequences, one pure
+        # (a hand of sets alone never shows, and two such bots would play on for ever).
+        best = arrange(
+            observation.hand, observation.meld_rules, POINTS, discard=True, require=COUNTED
+        )
+        if best is not None and best.discard is not None:
+            return discard_action(player, best.discard)
+        return None
+
+    def _greedy_draw(self, observation: Observation) -> Action | None:
         player = observation.player
         listed = observation.legal_actions
-        if observation.phase is Phase.PLAY:
-            best = arrange(
-                observation.hand, observation.meld_rules, POINTS, discard=True, require=SHOW
-            )
-            if best is not None and best.discard is not None:
-                return Show(player=player, discard=best.discard)
-            # Discard towards a show: the best grouping that holds two sequences, one pure
-            # (a hand of sets alone never shows, and two such bots would play on for ever).
-            best = arrange(
-                observation.hand, observation.meld_rules, POINTS, discard=True, require=COUNTED
-            )
-            if best is not None and best.discard is not None:
-                return discard_action(player, best.discard)
-            return None
         drop = simple_action(Drop, player)
-        if observation.phase is Phase.DRAW and drop in listed:
+        if drop in listed:
             public = observation.public
             first = isinstance(public, IndianPublic) and player not in public.taken
             if first and self._hopeless(observation):
                 return drop
+        take = simple_action(TakeDiscard, player)
+        stock = simple_action(DrawStock, player)
+        if take in listed and stock in listed:
+            return take if self._worth_taking(observation, take) else stock
         return None
+
+    def _worth_taking(self, observation: Observation, take: Action) -> bool:
+        """Whether the bot takes the open card: for a show, or to keep it for a lower count.
+
+        It judges the 14 cards as its discard will (the grouping with two sequences, one of
+        them pure), so it never takes a card it would throw straight back: two bots doing
+        that with one card would pass it to and fro for ever.
+        """
+        card = self.card_taken(observation, take)
+        if card is None:
+            return False
+        rules = observation.meld_rules
+        hand = (*observation.hand, card)
+        if arrange(hand, rules, POINTS, discard=True, require=SHOW) is not None:
+            return True
+        after = arrange(hand, rules, POINTS, discard=True, require=COUNTED)
+        if after is None or after.discard == card:
+            return False
+        now = arrange(observation.hand, rules, POINTS, require=COUNTED)
+        return now is None or after.deadwood_points < now.deadwood_points
 
     def _hopeless(self, observation: Observation) -> bool:
         rules = observation.meld_rules

@@ -24,7 +24,7 @@ from rummylib.actions import (
     TakeDiscard,
     TimeExpired,
 )
-from rummylib.bots import GreedyBot
+from rummylib.bots import GreedyBot, play
 from rummylib.errors import ConfigurationError
 from rummylib.records import dumps, loads
 from rummylib.registry import get_variant
@@ -406,6 +406,23 @@ def test_greedy_drops_a_hopeless_first_hand_only() -> None:
     later = state.apply(DrawStock(player=0)).apply(Discard(player=0, card=parse_card("Kd")))
     later = later.apply(DrawStock(player=1)).apply(Discard(player=1, card=parse_card("Js")))
     assert GreedyBot().choose(later.observation(0)) != Drop(player=0)
+
+
+def test_greedy_never_takes_the_open_card_to_throw_it_straight_back() -> None:
+    # Seed 100008: each bot took the Td from the open pile (it made a set of tens) and threw
+    # it back (its discard keeps two sequences, one pure): the deal never ended.
+    state = new_game("indian_points", players=2, seed=100_008)
+    assert play(state, [GreedyBot(), GreedyBot()], max_actions=2_000).is_over
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_greedy_matches_end(players: int) -> None:
+    # Every greedy match of each preset ends well within the engine's own cap.
+    for name in PRESETS:
+        for seed in range(4):
+            state = new_game(name, players=players, seed=seed)
+            finished = play(state, [GreedyBot()] * players, max_actions=20_000)
+            assert finished.is_over, (name, players, seed)
 
 
 def test_records_write_drops_and_shows_and_the_wild_card() -> None:
