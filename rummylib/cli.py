@@ -69,7 +69,7 @@ from rummylib.cards import parse_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
 from rummylib.melds import AceRule, Meld, MeldRules, parse_meld
 from rummylib.scoring import CardPoints
-from rummylib.simulate import BOT_NAMES, SimulationResult, simulate
+from rummylib.simulate import BOT_NAMES, MAX_MATCHES, SimulationResult, simulate
 from rummylib.variants import VARIANTS, Variant, get_variant
 
 __all__ = ["main"]
@@ -399,13 +399,22 @@ def _read_whole(text: str) -> int | None:
         return None
 
 
-def _whole_number(minimum: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type=`` for a whole number, of at least ``minimum`` if one is given."""
-    kind = "a whole number" if minimum is None else f"a whole number of at least {minimum}"
+def _whole_number(minimum: int | None = None, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number, from ``minimum`` to ``maximum`` if given."""
+    if maximum is not None:
+        kind = f"a whole number from {minimum} to {maximum}"
+    elif minimum is not None:
+        kind = f"a whole number of at least {minimum}"
+    else:
+        kind = "a whole number"
 
     def read(text: str) -> int:
         value = _read_whole(text)
-        if value is None or (minimum is not None and value < minimum):
+        if (
+            value is None
+            or (minimum is not None and value < minimum)
+            or (maximum is not None and value > maximum)
+        ):
             msg = f"must be {kind}, not {_quote(text)}"
             raise argparse.ArgumentTypeError(msg)
         return value
@@ -693,7 +702,10 @@ def _parser() -> argparse.ArgumentParser:
         "default: %(default)s)",
     )
     simulate.add_argument(
-        "--matches", type=_whole_number(1), default=20, help="default: %(default)s"
+        "--matches",
+        type=_whole_number(1, MAX_MATCHES),
+        default=20,
+        help=f"how many matches, at most {MAX_MATCHES:,} (default: %(default)s)",
     )
     simulate.add_argument(
         "--seed",
