@@ -64,8 +64,9 @@ import attrs
 
 from rummylib import _play, svg
 from rummylib._files import write_text
+from rummylib._settings import WholeRange
 from rummylib.arrangement import arrange, format_arrangement
-from rummylib.cards import parse_cards
+from rummylib.cards import JOKER, parse_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
 from rummylib.melds import AceRule, Meld, MeldRules, parse_meld
 from rummylib.scoring import CardPoints
@@ -326,8 +327,14 @@ def _plain(text: str) -> str:
     return _ROLE.sub(lambda match: match.group(1).rpartition(".")[2], text).replace("``", "")
 
 
+class _Literal(str):
+    """Words shown as they are among a setting's values (``0 to 10``), never quoted."""
+
+
 def _setting_text(value: object) -> str:
     """A setting's value as ``--set KEY=VALUE`` reads it: text as it is, the rest as JSON."""
+    if isinstance(value, _Literal):
+        return str(value)
     if isinstance(value, enum.Enum):
         value = value.value
     if isinstance(value, str):
@@ -352,6 +359,9 @@ def _variant_settings(variant: Variant, printer: _Printer) -> int:
             others = [not current]
         else:
             others = []
+        bounds = fields[name].validator if name in fields else None
+        if isinstance(bounds, WholeRange):
+            others = [_Literal(bounds.describe())]
         rule = type(variant).rule_of(name) or (
             fields[name].metadata.get("rule", "") if name in fields else ""
         )
@@ -502,6 +512,12 @@ def _check_rules(args: argparse.Namespace) -> MeldRules:
     return attrs.evolve(rules, **changes) if changes else rules
 
 
+def _has_jokers(variant: Variant) -> bool:
+    """Whether a printed joker is in the variant's deck at some player count."""
+    players = range(type(variant).min_players, type(variant).max_players + 1)
+    return any(JOKER in variant.deck_for(count) for count in players)
+
+
 def _check(args: argparse.Namespace, printer: _Printer) -> int:
     text = " ".join(args.cards)
     tokens = text.replace(",", " ").split()
@@ -512,6 +528,9 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
         raise ConfigurationError(msg)
     rules = _check_rules(args)
     variant: Variant | None = args.variant
+    if variant is not None and any(card.is_joker for card in cards) and not _has_jokers(variant):
+        msg = f"{variant.name} is played without jokers: '*' is no card of its deck"
+        raise ConfigurationError(msg)
     if args.arrange:
         if declared:
             msg = f"--arrange reads a hand: write the declared joker {_quote(declared[0])} as *"
@@ -624,7 +643,7 @@ def _version() -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rummylib", description="The rules of rummy games, exactly and fast.")
     parser.add_argument("--version", action="version", version=f"rummylib {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = ", ".join(sorted(VARIANTS))
     check = commands.add_parser(
         "check",
@@ -805,6 +824,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as stop:  # argparse exits on bad usage (2) and after --help (0)
         return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
+    if args.command is None:  # a bare ``rummylib``: the usage and the list of commands
+        print(_parser().format_help(), file=sys.stderr)
+        print("rummylib: a command is needed (rummylib COMMAND --help)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     printer = _Printer()
     try:
         code: int = args.handler(args, printer)
