@@ -15,6 +15,7 @@ Output goes through :mod:`rich` (the ``cli`` extra); without a terminal it is pl
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
@@ -342,8 +343,22 @@ def play(
 # -- replay ---------------------------------------------------------------------------------------
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``: a count and its noun, singular or plural."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _winner_line(state: GameState, names: Sequence[str]) -> str:
+    """``match over: won by p3`` (or by the players' names), or that the match goes on."""
+    if state.result is None:
+        return "the match is not over"
+    winners = " and ".join(names[seat] for seat in state.result.winners)
+    return f"match over: won by {winners or 'nobody'}"
+
+
 def _score_sheet(record: records.Record, console: rich.console.Console) -> None:
-    table = rich.table.Table(title=f"{record.variant.name}: {len(record.deals)} deals")
+    title = f"{record.variant.name}: {_count(len(record.deals), 'deal')}"
+    table = rich.table.Table(title=rich.markup.escape(title))
     table.add_column("deal")
     table.add_column("lines")
     table.add_column("ended by")
@@ -365,6 +380,7 @@ def _score_sheet(record: records.Record, console: rich.console.Console) -> None:
             *cells,
         )
     console.print(table)
+    console.print(rich.markup.escape(_winner_line(record.final_state, names)), soft_wrap=True)
 
 
 def _deal_actions(record: records.Record, number: int, console: rich.console.Console) -> None:
@@ -388,9 +404,9 @@ def _step(record: records.Record, console: rich.console.Console, stream: IO[str]
     else:
         steps = record.observations()
         seat = record.view
-    first = next(steps)
+    before = next(steps)
     actions = record.actions
-    _print_moment(first, seat, console)
+    _print_moment(before, seat, console)
     for action, moment in zip(actions, steps, strict=True):
         if tty:
             answer = console.input("[dim](Enter: next action, q: stop)[/] ")
@@ -400,8 +416,24 @@ def _step(record: records.Record, console: rich.console.Console, stream: IO[str]
                 return
         if answer.strip().lower() in {"q", "quit"}:
             return
-        console.print("[bold]" + rich.markup.escape(format_action(action)) + "[/]", soft_wrap=True)
+        drawn = _drawn(action, before, moment, seat)
+        line = format_action(action) + ("" if drawn is None else f" {drawn}")
+        console.print("[bold]" + rich.markup.escape(line) + "[/]", soft_wrap=True)
         _print_moment(moment, seat, console)
+        before = moment
+
+
+def _drawn(action: Action, before: Any, after: Any, seat: int | None) -> Card | None:
+    """The card a ``draw stock`` took, to a viewer who may see it (the host, or the drawer)."""
+    if not isinstance(action, DrawStock):
+        return None
+    if seat is None:
+        new = Counter(after.hands[action.player]) - Counter(before.hands[action.player])
+    elif action.player == seat:
+        new = Counter(after.hand) - Counter(before.hand)
+    else:
+        return None
+    return next(iter(new), None) if sum(new.values()) == 1 else None
 
 
 def _print_moment(moment: Any, seat: int | None, console: rich.console.Console) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -12,7 +13,9 @@ pytest.importorskip("rich", reason="play and replay draw with rich, the cli extr
 
 from rummylib import GameState, new_game
 from rummylib._notation import format_action
+from rummylib.actions import Discard, DrawStock
 from rummylib.bots import GreedyBot
+from rummylib.bots import play as play_out
 from rummylib.cards import format_cards, sort_by_rank, sort_by_suit
 from rummylib.cli import main
 from rummylib.records import dumps, load
@@ -244,3 +247,55 @@ def test_simulate_saves_a_record_per_match(
         code, out, _ = run(["replay", str(directory / name)], "", monkeypatch, capsys)
         assert code == 0
         assert "a valid host's record" in out
+
+
+def test_replay_states_the_match_winner(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    final = play_out(new_game("gin", players=2, seed=5), [GreedyBot(), GreedyBot()])
+    assert final.result is not None
+    path = tmp_path / "match.toml"
+    path.write_text(dumps(final), encoding="utf-8")
+    code, out, _ = run(["replay", str(path)], "", monkeypatch, capsys)
+    assert code == 0
+    (winner,) = final.result.winners
+    assert out.rstrip().endswith(f"match over: won by p{winner + 1}")
+
+
+def test_replay_of_an_unfinished_match_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["replay", str(DATA / "gin.toml")], "", monkeypatch, capsys)
+    assert code == 0
+    assert out.rstrip().endswith("the match is not over")
+
+
+def test_replay_counts_deals_in_good_english(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "one.toml"
+    path.write_text(dumps(new_game("gin", players=2, seed=1)), encoding="utf-8")
+    _, out, _ = run(["replay", str(path)], "", monkeypatch, capsys)
+    assert re.search(r"\bgin: 1 deal\b(?!s)", out), out
+    _, out, _ = run(["replay", str(DATA / "gin.toml")], "", monkeypatch, capsys)
+    assert "gin: 2 deals" in out
+
+
+def test_replay_step_shows_a_drawn_card_to_whom_may_see_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    state = new_game("rummy101", players=2, seed=3)
+    first = state.stock[0]
+    state = state.apply(DrawStock(player=0))
+    state = state.apply(Discard(player=0, card=state.hands[0][0]))
+    second = state.stock[0]
+    state = state.apply(DrawStock(player=1))
+    host, view = tmp_path / "host.toml", tmp_path / "view.toml"
+    host.write_text(dumps(state), encoding="utf-8")
+    view.write_text(dumps(state, view=1), encoding="utf-8")
+    _, out, _ = run(["replay", str(host), "--step"], "\n" * 3, monkeypatch, capsys)
+    assert f"p1 draw stock {first}\n" in out
+    assert f"p2 draw stock {second}\n" in out
+    _, out, _ = run(["replay", str(view), "--step"], "\n" * 3, monkeypatch, capsys)
+    assert "p1 draw stock\n" in out  # p2 may not see p1's card
+    assert f"p2 draw stock {second}\n" in out
