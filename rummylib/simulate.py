@@ -143,7 +143,10 @@ def _save(job: _Job, index: int, state: GameState) -> str | None:
     if job.records_dir is None:
         return None
     try:
-        records.dump(state, record_path(job.records_dir, index))
+        names = [
+            f"p{seat + 1} {_label(spec)}"[: records.MAX_NAME] for seat, spec in enumerate(job.bots)
+        ]
+        records.dump(state, record_path(job.records_dir, index), names=names)
     except (OSError, RummyError) as error:
         return f"cannot write the record: {getattr(error, 'strerror', None) or error}"
     return None

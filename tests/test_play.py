@@ -299,3 +299,17 @@ def test_replay_step_shows_a_drawn_card_to_whom_may_see_it(
     _, out, _ = run(["replay", str(view), "--step"], "\n" * 3, monkeypatch, capsys)
     assert "p1 draw stock\n" in out  # p2 may not see p1's card
     assert f"p2 draw stock {second}\n" in out
+
+
+def test_simulate_records_name_the_bots(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    directory = tmp_path / "records"
+    argv = ["simulate", "--variant", "rummy101", "--players", "3", "--matches", "1"]
+    argv += ["--bots", "greedy,random,greedy", "--backend", "serial"]
+    code, _, _ = run([*argv, "--save-records", str(directory)], "", monkeypatch, capsys)
+    assert code == 0
+    record = load(directory / "match-000000.toml")
+    assert record.names == ("p1 greedy", "p2 random", "p3 greedy")
+    code, out, _ = run(["replay", str(directory / "match-000000.toml")], "", monkeypatch, capsys)
+    assert "p2 random" in out
