@@ -574,6 +574,7 @@ def _play_command(args: argparse.Namespace, printer: _Printer) -> int:
         seed=args.seed,
         bots=args.bots,
         resume=args.resume,
+        machine=args.json,
     )
     return code
 
@@ -593,7 +594,13 @@ def _add_play_commands(commands: Any) -> None:
         "When standard input is not a terminal, one command is read per line.",
     )
     play.add_argument("--variant", type=_variant, default="rummy101", help="default: %(default)s")
-    play.add_argument("--players", type=_whole_number(), default=2, help="default: %(default)s")
+    play.add_argument(
+        "--players",
+        type=_whole_number(),
+        default=3,
+        help="how many players, you and the bots (default: %(default)s, so that in Rummy 101 "
+        "an elimination and a rebuy play out before the match ends)",
+    )
     play.add_argument(
         "--seed", type=_whole_number(), help="the same seed deals the same cards (default: random)"
     )
@@ -606,6 +613,13 @@ def _add_play_commands(commands: Any) -> None:
     )
     play.add_argument(
         "--resume", metavar="FILE", help="continue the match of a record saved with 'save FILE'"
+    )
+    play.add_argument(
+        "--json",
+        action="store_true",
+        help="machine mode, for a program that plays: one move a line in, one JSON object a "
+        "line out (observation, event, prompt with the legal moves, error); exits 0 when the "
+        "match ends",
     )
     play.set_defaults(handler=_play_command)
     replay = commands.add_parser(
