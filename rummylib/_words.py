@@ -172,14 +172,16 @@ def _proposer(state: GameState) -> str:
 #: What a phase is for, said before the moves it allows.
 _LEADS: Final[dict[PhaseBase, Callable[[GameState], str]]] = {
     GinPhase.FIRST_UPCARD: lambda state: "the first upcard",
-    GinPhase.WALL: lambda state: "the stock is down to two cards (the wall): knock now, or the "
-    "deal is a draw",
+    GinPhase.WALL: lambda state: (
+        "the stock is down to two cards (the wall): knock now, or the deal is a draw"
+    ),
     GinPhase.KNOCK_DISCARD: lambda state: "you knocked: discard to finish the knock",
     GinPhase.KNOCKER_MELDS: lambda state: "you knocked: lay down your melds, then pass to end",
     GinPhase.LAYOFF: lambda state: "you may add your cards to the knocker's melds now",
     GinPhase.DEFENDER_MELDS: lambda state: "now lay down your own melds (the rest is deadwood)",
-    IsraeliPhase.SHOW_MELDS: lambda state: f"{_declarer(state)} declared rummy: show your melds "
-    "to count fewer points",
+    IsraeliPhase.SHOW_MELDS: lambda state: (
+        f"{_declarer(state)} declared rummy: show your melds to count fewer points"
+    ),
     IsraeliPhase.FRISH_VOTE: lambda state: f"{_proposer(state)} proposes a Frish (a new deal)",
     IsraeliPhase.REBUY: lambda state: "you are out of the match",
     CarouselPhase.KNOCK_CHOICE: lambda state: "your hand is low enough to knock",
