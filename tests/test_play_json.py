@@ -65,7 +65,8 @@ def test_a_scripted_json_game_of_every_variant_plays_to_the_end(name: str) -> No
     assert kinds <= {"observation", "event", "prompt", "error"}
     assert "error" not in kinds  # every move sent back from `legal` was taken
     last = driver.objects[-1]
-    assert last["type"] == "event" and last["match_over"] is True
+    assert last["type"] == "event"
+    assert last["match_over"] is True
     assert all(item["legal"] for item in driver.objects if item["type"] == "prompt")
 
 
@@ -102,7 +103,8 @@ def test_a_program_drives_play_json_through_pipes() -> None:
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO_ROOT
     )
-    assert process.stdin is not None and process.stdout is not None
+    assert process.stdin is not None
+    assert process.stdout is not None
     chooser = random.Random(3)
     ended = False
     for line in process.stdout:

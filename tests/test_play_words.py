@@ -36,7 +36,8 @@ def test_control_characters_of_the_input_are_never_echoed_raw(
     script = "draw stock\n\x1b[2J\n\x07bell\u202edraw\n"
     code, out = run(["play", "--seed", "1"], script, monkeypatch, capsys)
     assert code == 0
-    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    for raw in ("\x1b", "\x07", "\u202e"):
+        assert raw not in out
     assert "> \\x1b[2J\n" in out  # the echo, escaped
     assert "\\x07bell\\u202edraw" in out
 
@@ -46,9 +47,9 @@ def _gin_layoff_for_p1() -> GameState:
     for seed in range(200):
         state = new_game("gin", players=2, seed=seed)
         while not state.deal_results:
-            if state.phase is GinPhase.LAYOFF and state.to_act == (0,):
-                if any(isinstance(action, LayOff) for action in state.legal_actions()):
-                    return state
+            may_lay_off = any(isinstance(action, LayOff) for action in state.legal_actions())
+            if state.phase is GinPhase.LAYOFF and state.to_act == (0,) and may_lay_off:
+                return state
             seat = state.to_act[0]
             state = state.apply(GreedyBot().choose(state.observation(seat)))
     raise AssertionError("no seed reaches p1's lay-off step")
@@ -58,14 +59,16 @@ def test_gin_lay_off_step_is_explained_in_a_players_words() -> None:
     state = _gin_layoff_for_p1()
     words = prompt(state, 0)
     assert words.startswith("you may add your cards to the knocker's melds now: ")
-    assert "lay off on p2's melds" in words and words.endswith(" or pass")
+    assert "lay off on p2's melds" in words
+    assert words.endswith(" or pass")
     assert "layoff" not in words  # the phase's name is not shown
 
 
 def test_help_shows_this_variants_moves_in_the_phase_at_hand_with_examples() -> None:
     gin = new_game("gin", players=2, seed=1)
     text = help_text(gin, 0)
-    assert "take discard [N]" in text and "for example: take discard" in text
+    assert "take discard [N]" in text
+    assert "for example: take discard" in text
     assert "for example: pass" in text
     for other in ("declare", "frish", "take open", "drop", "knock", "*=Ks"):
         assert other not in text, other  # no other variant's verbs, nor moves of later phases
