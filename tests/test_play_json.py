@@ -8,7 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 import pytest
 
@@ -21,11 +21,10 @@ from rummylib.variants import VARIANTS
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
-class Driver(io.StringIO):
+class Driver:
     """Standard output and input at once: each line read answers the last prompt written."""
 
     def __init__(self, seed: int) -> None:
-        super().__init__()
         self.random = random.Random(seed)
         self.objects: list[dict[str, Any]] = []
         self.pending = ""
@@ -36,7 +35,10 @@ class Driver(io.StringIO):
         self.objects.extend(json.loads(line) for line in lines)
         return len(text)
 
-    def readline(self, size: int | None = -1) -> str:
+    def flush(self) -> None:
+        return
+
+    def readline(self) -> str:
         prompts = [item for item in self.objects if item["type"] == "prompt"]
         assert prompts, "a line is read before any prompt"
         legal = prompts[-1]["legal"]
@@ -57,7 +59,13 @@ def test_a_scripted_json_game_of_every_variant_plays_to_the_end(name: str) -> No
     variant = get_variant(name, **SHORT.get(name, {}))
     driver = Driver(seed=7)
     code = play(
-        variant, players=2, seed=7, bots=["random"], stdin=driver, machine=True, stdout=driver
+        variant,
+        players=2,
+        seed=7,
+        bots=["random"],
+        stdin=cast(IO[str], driver),
+        machine=True,
+        stdout=cast(IO[str], driver),
     )
     assert code == 0
     assert driver.pending == ""  # every object ends its line
@@ -73,8 +81,8 @@ def test_a_scripted_json_game_of_every_variant_plays_to_the_end(name: str) -> No
 def test_a_bad_line_gets_an_error_object_and_a_new_prompt() -> None:
     lines = iter(["dicsard 4c\n", "p1 pass\n"])
 
-    class Input(io.StringIO):
-        def readline(self, size: int | None = -1) -> str:
+    class Input:
+        def readline(self) -> str:
             return next(lines, "")
 
     out = io.StringIO()
@@ -83,7 +91,7 @@ def test_a_bad_line_gets_an_error_object_and_a_new_prompt() -> None:
         players=2,
         seed=1,
         bots=["greedy"],
-        stdin=Input(),
+        stdin=cast(IO[str], Input()),
         machine=True,
         stdout=out,
     )
