@@ -265,7 +265,7 @@ def _summarise(printer: _Printer, result: SimulationResult) -> None:
     )
     if len(summary.bot_win_rates) > 1:
         printer.table(
-            "per bot (over the seats it held)",
+            "per bot (the matches won by any of its seats)",
             ["bot", "seats", "wins", "win rate (95% interval)"],
             [
                 [name, str(result.bots.count(name)), f"{rate.wins:g}", str(rate)]

@@ -71,3 +71,17 @@ def test_simulate_api_refuses_more_matches_than_its_maximum() -> None:
         ConfigurationError, match=r"^matches must be at most 10000000, not 10000001$"
     ):
         simulate("gin", players=2, bots="random", matches=10_000_001, seed=1, backend="serial")
+
+
+def test_a_bot_that_won_every_match_has_a_win_rate_of_100_percent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Two greedy seats against two random ones: greedy wins every Turkish 500 match here.
+    argv = ["simulate", "--variant", "turkish500", "--players", "4", "--matches", "6"]
+    code, out, _ = run(capsys, *argv, "--bots", "greedy,random,greedy,random", "--seed", "3")
+    assert code == 0
+    rows = [line for line in out.splitlines() if "greedy" in line and "│" in line]
+    seat_wins = sum(float(line.split("│")[2]) for line in rows[:2])
+    per_bot = rows[-1]
+    assert seat_wins == 6
+    assert "100.0%" in per_bot
