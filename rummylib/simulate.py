@@ -102,11 +102,11 @@ def _random(seed: int) -> Bot:
 
 
 #: The bots :func:`simulate` knows by name.
+BOT_NAMES: Mapping[str, BotFactory] = {"greedy": _greedy, "random": _random}
+
 #: The most matches one :func:`simulate` call plays (``rummylib simulate --matches`` too): a
 #: run keeps a record of every match, and ten million of them fill a few gigabytes.
 MAX_MATCHES: Final = 10_000_000
-
-BOT_NAMES: Mapping[str, BotFactory] = {"greedy": _greedy, "random": _random}
 
 _BACKENDS = ("serial", "process", "ray")
 
