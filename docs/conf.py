@@ -61,6 +61,13 @@ autodoc_typehints_format = "short"
 python_maximum_signature_line_length = 88
 
 
+# rummylib.strategies and rummylib.testing import Hypothesis (the ``test`` extra); a build with
+# only the ``docs`` extra documents them all the same, with Hypothesis mocked.
+try:
+    import hypothesis  # noqa: F401
+except ImportError:
+    autodoc_mock_imports = ["hypothesis"]
+
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 napoleon_use_rtype = False
