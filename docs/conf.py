@@ -6,9 +6,11 @@ warnings are errors and every cross-reference must resolve (nitpicky mode).
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 _ROOT = Path(__file__).resolve().parent.parent
 # Autodoc imports rummylib from the work tree even when it is not installed.
@@ -101,3 +103,28 @@ nitpick_ignore_regex = [
 
 html_theme = "furo"
 html_title = f"rummylib {release}"
+
+
+# -- signatures ------------------------------------------------------------------------------
+
+_PRIVATE_TYPE = re.compile(r"\b_[A-Z]\w*")
+
+
+def _hide_private_signature(
+    app: object,
+    what: str,
+    name: str,
+    obj: object,
+    options: object,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str, str | None] | None:
+    """A class whose fields hold private types (``Record``: ``_Setup``, ``_Step``) is made by
+    the library (``loads``), never by hand: its page shows no constructor signature."""
+    if what == "class" and signature and _PRIVATE_TYPE.search(signature):
+        return "", return_annotation
+    return None
+
+
+def setup(app: Any) -> None:
+    app.connect("autodoc-process-signature", _hide_private_signature)
