@@ -110,7 +110,7 @@ html_title = f"rummylib {release}"
 _PRIVATE_TYPE = re.compile(r"\b_[A-Z]\w*")
 
 
-def _hide_private_signature(
+def _hide_private_signature(  # noqa: PLR0917  (autodoc calls it with these seven)
     app: object,
     what: str,
     name: str,
@@ -119,12 +119,16 @@ def _hide_private_signature(
     signature: str | None,
     return_annotation: str | None,
 ) -> tuple[str, str | None] | None:
-    """A class whose fields hold private types (``Record``: ``_Setup``, ``_Step``) is made by
-    the library (``loads``), never by hand: its page shows no constructor signature."""
+    """Show no constructor signature for a class whose fields hold private types.
+
+    Such a class (``Record``: ``_Setup``, ``_Step``) is made by the library (``loads``), never
+    by hand.
+    """
     if what == "class" and signature and _PRIVATE_TYPE.search(signature):
         return "", return_annotation
     return None
 
 
 def setup(app: Any) -> None:
+    """Sphinx calls this with the application: connect the signature filter."""
     app.connect("autodoc-process-signature", _hide_private_signature)
