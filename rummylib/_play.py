@@ -2,9 +2,11 @@
 
 ``play`` seats the person at p1 and bots at the other seats. Each command is a record line
 without its actor (``draw stock``, ``discard 7h``, ``meld | 7h 8h 9h``, ``layoff Kh 0``, …,
-the grammar of :mod:`rummylib.records`), or one of the commands listed by ``help``. When
-standard input is not a terminal, commands are read one per line, so a script can play.
-A bad command gets a one-line reason and changes nothing.
+the grammar of :mod:`rummylib.records`), or one of the commands listed by ``help``. Prompts,
+refusals and help come in the variant's own words (:mod:`rummylib._words`). When standard
+input is not a terminal, commands are read one per line, so a script can play; ``--json``
+(:class:`JsonSession`) is the machine mode. A bad command gets a one-line reason and changes
+nothing.
 
 ``replay`` checks a record (:func:`rummylib.records.load`) and prints its score sheet deal by
 deal, the actions of one deal (``--deal N``), or steps through it (``--step``).

@@ -32,9 +32,11 @@ before the first match, and each file is written whole or not at all: a write th
 the old file.
 Ctrl-C stops it cleanly: it prints the summary of the matches played so far and exits with 130.
 
-``rummylib play`` seats you at p1 against bots (``--variant``, ``--players``, ``--seed``,
-``--bots greedy,random``, ``--resume FILE``); ``help`` lists its commands, and without a terminal
-it reads one command per line. ``rummylib replay FILE`` checks a game record and prints its score
+``rummylib play`` seats you at p1 against bots (``--variant``, ``--players`` (3 unless given),
+``--seed``, ``--bots greedy,random``, ``--resume FILE``); it says what you may do in the
+variant's words, ``help`` lists the moves of the phase at hand with an example each, and
+without a terminal it reads one command per line. ``--json`` is for a program: one move a line
+in, one JSON object a line out (:class:`rummylib._play.JsonSession`). ``rummylib replay FILE`` checks a game record and prints its score
 sheet (``--deal N``: one deal's actions; ``--step``: one action at a time)::
 
     $ rummylib replay tests/data/gin.toml --deal 1

@@ -125,3 +125,15 @@ def test_a_program_drives_play_json_through_pipes() -> None:
     process.stdout.close()
     assert process.wait(timeout=60) == 0
     assert ended
+
+
+def test_the_documented_driver_plays_a_match_to_its_end() -> None:
+    # docs/cli.rst shows this file and its output.
+    driver = REPO_ROOT / "examples" / "play_json" / "driver.py"
+    command = [sys.executable, str(driver), "--variant", "gin", "--players", "2", "--seed", "3"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "won by p2\n"
+    page = (REPO_ROOT / "docs" / "cli.rst").read_text(encoding="utf-8")
+    assert "$ python examples/play_json/driver.py --variant gin --players 2 --seed 3\n" in page
+    assert "   won by p2\n" in page
