@@ -36,8 +36,9 @@ Ctrl-C stops it cleanly: it prints the summary of the matches played so far and 
 ``--seed``, ``--bots greedy,random``, ``--resume FILE``); it says what you may do in the
 variant's words, ``help`` lists the moves of the phase at hand with an example each, and
 without a terminal it reads one command per line. ``--json`` is for a program: one move a line
-in, one JSON object a line out (:class:`rummylib._play.JsonSession`). ``rummylib replay FILE`` checks a game record and prints its score
-sheet (``--deal N``: one deal's actions; ``--step``: one action at a time)::
+in, one JSON object a line out (the command-line page documents them). ``rummylib replay
+FILE`` checks a game record and prints its score sheet and the winner (``--deal N``: one
+deal's actions; ``--step``: one action at a time)::
 
     $ rummylib replay tests/data/gin.toml --deal 1
 
