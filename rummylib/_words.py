@@ -171,7 +171,9 @@ def _proposer(state: GameState) -> str:
 
 #: What a phase is for, said before the moves it allows.
 _LEADS: Final[dict[PhaseBase, Callable[[GameState], str]]] = {
-    GinPhase.FIRST_UPCARD: lambda state: "the first upcard",
+    GinPhase.FIRST_UPCARD: lambda state: (
+        "the first upcard" if state.detail.passes != 2 else "both passed the upcard"
+    ),
     GinPhase.WALL: lambda state: (
         "the stock is down to two cards (the wall): knock now, or the deal is a draw"
     ),
