@@ -230,7 +230,9 @@ class Session:
         self._melds_shown(action)
         self._apply(action)
         self.bots_act()
-        if not self.state.is_over:
+        if self.state.is_over:
+            self.say("the match is over: save FILE keeps its record, quit ends", "bold")
+        else:
             self.show()
 
     def run(self, lines: Iterator[str]) -> None:

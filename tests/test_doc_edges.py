@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,3 +85,33 @@ def test_the_record_format_pages_code_fits_its_box() -> None:
     text = (DOCS / "reference" / "record-format.rst").read_text(encoding="utf-8")
     wide = [line for line in code_lines(text) if len(line) > 80]
     assert wide == []
+
+
+def load_conf(monkeypatch: pytest.MonkeyPatch, *, hypothesis: bool) -> Any:
+    """docs/conf.py as Sphinx runs it, with or without Hypothesis importable."""
+    if not hypothesis:
+        monkeypatch.setitem(sys.modules, "hypothesis", None)  # import hypothesis fails
+    spec = importlib.util.spec_from_file_location("docs_conf", DOCS / "conf.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_docs_build_mocks_hypothesis_only_when_it_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert load_conf(monkeypatch, hypothesis=False).autodoc_mock_imports == ["hypothesis"]
+    monkeypatch.undo()
+    assert not hasattr(load_conf(monkeypatch, hypothesis=True), "autodoc_mock_imports")
+
+
+def test_a_class_made_by_the_library_shows_no_private_constructor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hide = load_conf(monkeypatch, hypothesis=True)._hide_private_signature
+    record = "(*, variant: Variant, setup: _Setup, steps: tuple[_Step, ...])"
+    assert hide(None, "class", "rummylib.records.Record", None, None, record, None) == ("", None)
+    plain = "(*, min_size: int = 3)"
+    assert hide(None, "class", "rummylib.melds.MeldRules", None, None, plain, None) is None

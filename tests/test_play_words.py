@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import sys
+import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("rich", reason="play draws with rich, the cli extra")
 
@@ -112,4 +116,21 @@ def test_the_default_game_plays_to_the_end_of_its_match(
     assert code == 0
     winners = ", ".join(f"p{seat + 1}" for seat in state.result.winners)
     assert f"match over: won by {winners}" in out
+    assert "the match is over: save FILE keeps its record, quit ends" in out
     assert out.count("eliminated") >= 1 or "rebuy" in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines=st.lists(st.text(max_size=30).map(lambda text: text.replace("\n", " ")), max_size=6))
+def test_any_input_gets_words_never_a_traceback_nor_a_raw_control_character(
+    lines: list[str],
+) -> None:
+    script = "\n".join([*lines, "quit"]) + "\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.StringIO(script))
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["play", "--variant", "gin", "--players", "2", "--seed", "1"])
+    assert (code, err.getvalue()) == (0, "")
+    shown = out.getvalue()
+    assert not [char for char in shown if unicodedata.category(char) == "Cc" and char not in "\n\t"]
