@@ -134,3 +134,13 @@ def test_any_input_gets_words_never_a_traceback_nor_a_raw_control_character(
     assert (code, err.getvalue()) == (0, "")
     shown = out.getvalue()
     assert not [char for char in shown if unicodedata.category(char) == "Cc" and char not in "\n\t"]
+
+
+def test_without_a_terminal_the_prompt_comes_before_the_line_is_read(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A driver reading the output knows the game waits for a line once it sees "> ".
+    _, out = run(["play", "--seed", "1", "--players", "2"], "", monkeypatch, capsys)
+    assert out.endswith(
+        "  your move: draw from the stock, take the open card 7s or propose a Frish\n> "
+    )
