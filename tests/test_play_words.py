@@ -142,5 +142,5 @@ def test_without_a_terminal_the_prompt_comes_before_the_line_is_read(
     # A driver reading the output knows the game waits for a line once it sees "> ".
     _, out = run(["play", "--seed", "1", "--players", "2"], "", monkeypatch, capsys)
     assert out.endswith(
-        "  your move: draw from the stock, take the open card 7s or propose a Frish\n> "
+        "  your move: draw from the stock, take the open card Kh or propose a Frish\n> "
     )
