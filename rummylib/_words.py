@@ -95,10 +95,6 @@ def clean(text: str) -> str:
     )
 
 
-def _name(seat: int) -> str:
-    return "you" if seat == 0 else f"p{seat + 1}"
-
-
 def _top(state: GameState) -> str:
     return str(state.discard_pile[-1]) if state.discard_pile else "discard"
 
