@@ -18,9 +18,10 @@ wild sevens (as many as two packs hold). That search keeps bounded memos keyed o
 call, untimed, so every pass meets each hand afresh; its cache of meld readings stays warm,
 as a rule table does, and so does the pooled search's table of the melds through a card for
 one suit's pattern of cards (``rummylib._pooled._core_melds``, bounded, like the relaxation
-tables' per-suit costs). ``--cold`` clears that table too before each call. What the solver does keep are its **rule tables** (the melds a
-rule set allows, and per-suit lookup tables), built on the first call with a rule set and
-cached for the process; the cost of building them is printed separately, as "rules set-up".
+tables' per-suit costs). ``--cold`` clears that table too before each call. What the solver
+does keep are its **rule tables** (the melds a rule set allows, and per-suit lookup tables),
+built on the first call with a rule set and cached for the process; the cost of building
+them is printed separately, as "rules set-up".
 Timings are per hand, over ``--passes`` interleaved passes through the hands: "best" is the
 fastest pass of each hand (it filters out the scheduler noise of a shared machine), "one
 pass" is the first pass as is.

@@ -6,9 +6,11 @@ warnings are errors and every cross-reference must resolve (nitpicky mode).
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 _ROOT = Path(__file__).resolve().parent.parent
 # Autodoc imports rummylib from the work tree even when it is not installed.
@@ -61,6 +63,13 @@ autodoc_typehints_format = "short"
 python_maximum_signature_line_length = 88
 
 
+# rummylib.strategies and rummylib.testing import Hypothesis (the ``test`` extra); a build with
+# only the ``docs`` extra documents them all the same, with Hypothesis mocked.
+try:
+    import hypothesis  # noqa: F401
+except ImportError:
+    autodoc_mock_imports = ["hypothesis"]
+
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 napoleon_use_rtype = False
@@ -94,3 +103,32 @@ nitpick_ignore_regex = [
 
 html_theme = "furo"
 html_title = f"rummylib {release}"
+
+
+# -- signatures ------------------------------------------------------------------------------
+
+_PRIVATE_TYPE = re.compile(r"\b_[A-Z]\w*")
+
+
+def _hide_private_signature(  # noqa: PLR0917  (autodoc calls it with these seven)
+    app: object,
+    what: str,
+    name: str,
+    obj: object,
+    options: object,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str, str | None] | None:
+    """Show no constructor signature for a class whose fields hold private types.
+
+    Such a class (``Record``: ``_Setup``, ``_Step``) is made by the library (``loads``), never
+    by hand.
+    """
+    if what == "class" and signature and _PRIVATE_TYPE.search(signature):
+        return "", return_annotation
+    return None
+
+
+def setup(app: Any) -> None:
+    """Sphinx calls this with the application: connect the signature filter."""
+    app.connect("autodoc-process-signature", _hide_private_signature)

@@ -2,9 +2,11 @@
 
 ``play`` seats the person at p1 and bots at the other seats. Each command is a record line
 without its actor (``draw stock``, ``discard 7h``, ``meld | 7h 8h 9h``, ``layoff Kh 0``, …,
-the grammar of :mod:`rummylib.records`), or one of the commands listed by ``help``. When
-standard input is not a terminal, commands are read one per line, so a script can play.
-A bad command gets a one-line reason and changes nothing.
+the grammar of :mod:`rummylib.records`), or one of the commands listed by ``help``. Prompts,
+refusals and help come in the variant's own words (:mod:`rummylib._words`). When standard
+input is not a terminal, commands are read one per line, so a script can play; ``--json``
+(:class:`JsonSession`) is the machine mode. A bad command gets a one-line reason and changes
+nothing.
 
 ``replay`` checks a record (:func:`rummylib.records.load`) and prints its score sheet deal by
 deal, the actions of one deal (``--deal N``), or steps through it (``--step``).
@@ -14,7 +16,10 @@ Output goes through :mod:`rich` (the ``cli`` extra); without a terminal it is pl
 
 from __future__ import annotations
 
+import io
+import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
@@ -28,14 +33,14 @@ except ImportError:
 else:
     HAVE_RICH = True
 
-from rummylib import records
-from rummylib._notation import ActionLine, format_action, parse_line
+from rummylib import _words, records
+from rummylib._notation import format_action
 from rummylib.actions import Action, DrawStock
 from rummylib.bots import Bot, GreedyBot, RandomBot
 from rummylib.cards import Card, parse_cards, sort_by_rank, sort_by_suit
 from rummylib.engine import Variant
 from rummylib.errors import ConfigurationError, NotationError, RummyError
-from rummylib.melds import Meld, parse_meld
+from rummylib.melds import Meld
 from rummylib.state import GameState, new_game
 
 __all__ = ["BOTS", "Session", "play", "replay"]
@@ -47,21 +52,6 @@ BOTS: Final[dict[str, Callable[[int], Bot]]] = {
 }
 #: The person's seat.
 PERSON: Final = 0
-
-_HELP: Final = """\
-Moves (a record line without 'p1'):
-  draw stock | take discard [N] | take open | discard CARD | knock | pass
-  meld | 7h 8h 9h | Kc Kd *=Ks      lay down melds ('*=Ks': the joker stands for Ks)
-  layoff CARD INDEX [low|high]      add a card to table meld INDEX (0 is the first)
-  table | meld | meld ...           the whole new table (Carousel)
-  declare CARD | meld | ...         finish with CARD and show the rest as melds (Israeli)
-  show | meld ...  |  give up       after a declaration
-  propose frish | accept frish | refuse frish | rebuy | decline rebuy
-Other commands:
-  moves          list the legal moves        check CARDS   is this a meld?
-  777 | 789      sort the hand by rank / by suit
-  save FILE      write the game record       help          this list
-  quit           stop"""
 
 _SUIT_STYLE: Final = {"h": "red", "d": "red", "c": "", "s": ""}
 
@@ -103,7 +93,7 @@ class Session:
     # -- showing ------------------------------------------------------------------------------
 
     def say(self, text: str, style: str = "") -> None:
-        line = rich.markup.escape(text)
+        line = rich.markup.escape(_words.clean(text))
         self.console.print(f"[{style}]{line}[/]" if style else line, soft_wrap=True)
 
     def show(self) -> None:
@@ -131,24 +121,19 @@ class Session:
             print_(f"  {rich.markup.escape(fact)}", soft_wrap=True)
         order = "777" if self.sort is sort_by_rank else "789"
         print_(f"  your hand ({order}): {_cards(self.sort(view.hand))}", soft_wrap=True)
-        if view.to_act:
+        if PERSON in view.to_act:
+            self.say(f"  your move: {_words.prompt(self.state, PERSON)}", "bold")
+        elif view.to_act:
             who = ", ".join(f"p{seat + 1}" for seat in view.to_act)
-            print_(f"  {view.phase.value}: {who} to act", soft_wrap=True)
+            self.say(f"  {who} to act")
 
-    def _melds_shown(self, command: str) -> None:
-        """Each meld of a command in green if it is a meld at this table, else red and why."""
-        rules = self.state.meld_rules
-        for part in command.split("|")[1:]:
-            text = part.strip()
-            if not text:
-                continue
-            try:
-                meld = parse_meld(text, rules)
-            except RummyError as error:
-                self.say(f"  {error}", "red")
-            else:
+    def _melds_shown(self, action: Action) -> None:
+        """The melds of a move just played, in green, each with its kind."""
+        for meld in getattr(action, "melds", None) or getattr(action, "table", None) or ():
+            if isinstance(meld, Meld):
                 self.console.print(
-                    f"  [green]{rich.markup.escape(str(meld))}: a {meld.kind.value}[/]"
+                    f"  [green]{rich.markup.escape(str(meld))}: a {meld.kind.value}[/]",
+                    soft_wrap=True,
                 )
 
     # -- playing ------------------------------------------------------------------------------
@@ -187,7 +172,7 @@ class Session:
         if word in {"quit", "exit"}:
             return False
         handlers: dict[str, Callable[[str], None]] = {
-            "help": lambda rest: self.console.print(rich.markup.escape(_HELP)),
+            "help": lambda rest: self.say(_words.help_text(self.state, PERSON)),
             "moves": self._moves,
             "check": self._check,
             "save": self._save,
@@ -237,39 +222,124 @@ class Session:
         if self.state.is_over:
             self.say("the match is over: save FILE or quit", "red")
             return
-        if "|" in text:
-            self._melds_shown(text)
         try:
-            item = parse_line(
-                f"p{PERSON + 1} {text}",
-                rules=self.state.meld_rules,
-                players=self.state.player_count,
-            )
-        except RummyError as error:  # the message quotes the line as the record reads it
-            reason = str(error).replace(f"'p{PERSON + 1} ", "'")
-            self.say(f"{reason}; 'help' lists the commands", "red")
-            return
-        if not isinstance(item, ActionLine) or item.action.player != PERSON:
-            self.say("that is not a move of yours; 'help' lists the commands", "red")
-            return
-        try:
-            self.state.verify(item.action)
-        except RummyError as error:
+            action = _words.read_move(self.state, text, PERSON)
+        except RummyError as error:  # once, in the player's words
             self.say(str(error), "red")
             return
-        self._apply(item.action)
+        self._melds_shown(action)
+        self._apply(action)
+        self.bots_act()
+        if self.state.is_over:
+            self.say("the match is over: save FILE keeps its record, quit ends", "bold")
+        else:
+            self.show()
+
+    def run(self, lines: Iterator[str]) -> None:
+        """Play: the bots move, the table is shown, and commands are read until the end.
+
+        Without a terminal each command is echoed after ``>`` (control characters escaped),
+        and the line ``>`` is printed, flushed, when the next command is awaited.
+        """
+        self.bots_act()
+        self.show()
+        while True:
+            if not self.tty:  # a driver sees the prompt before the line is read
+                self.console.print("> ", end="")
+                self.console.file.flush()
+            line = next(lines, None)
+            if line is None:
+                return
+            if not self.tty:
+                self.say(line.rstrip("\r\n"))
+            if not self.command(line):
+                return
+
+
+class JsonSession(Session):
+    """``rummylib play --json``: one move a line in, one JSON object a line out.
+
+    Every object has a ``type``: ``observation`` (what p1 sees), ``event`` (an action played,
+    a deal's result, the match's end), ``prompt`` (p1 is to act; ``legal`` lists every legal
+    move in record notation, each of which may be sent back as it is) or ``error`` (the line
+    was refused, with the reason; a new prompt follows). Output is flushed after each object;
+    the session ends when the match does.
+    """
+
+    def __init__(self, state: GameState, bots: Sequence[Bot | None], out: IO[str]) -> None:
+        super().__init__(state, bots, rich.console.Console(file=io.StringIO()), tty=False)
+        self.out = out
+
+    def emit(self, kind: str, **fields: object) -> None:
+        self.out.write(json.dumps({"type": kind, **fields}, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def say(self, text: str, style: str = "") -> None:  # text is for people: not sent
+        return
+
+    def show(self) -> None:
+        view = self.state.observation(PERSON)
+        self.emit(
+            "observation",
+            player=f"p{PERSON + 1}",
+            variant=view.variant.name,
+            deal=view.deal_number,
+            phase=view.phase.value,
+            hand=[str(card) for card in view.hand],
+            hand_sizes=list(view.hand_sizes),
+            stock_size=view.stock_size,
+            discard_pile=[str(card) for card in view.discard_pile],
+            open_card=None if view.open_card is None else str(view.open_card),
+            table=[str(meld) for meld in view.table],
+            scores=list(view.scores),
+            to_act=[f"p{seat + 1}" for seat in view.to_act],
+            facts=view.public.lines(),
+        )
+        if PERSON in view.to_act and not self.state.is_over:
+            self.emit(
+                "prompt",
+                text=_words.prompt(self.state, PERSON),
+                legal=[format_action(action) for action in self.state.legal_actions(PERSON)],
+            )
+
+    def _apply(self, action: Action) -> None:
+        before = self.state
+        self.state = before.apply(action)
+        drawn = None
+        if action.player == PERSON and isinstance(action, DrawStock) and before.stock:
+            drawn = str(before.stock[0])
+        self.emit("event", action=format_action(action), drawn=drawn)
+        for result in self.state.deal_results[len(before.deal_results) :]:
+            self.emit("event", deal=result.deal_number, result=str(result))
+        if self.state.result is not None and before.result is None:
+            winners = [f"p{seat + 1}" for seat in self.state.result.winners]
+            self.emit("event", match_over=True, winners=winners, scores=list(self.state.scores))
+
+    def _move(self, text: str) -> None:
+        try:
+            action = _words.read_move(self.state, text, PERSON)
+        except RummyError as error:
+            self.emit("error", line=_words.clean(text.rstrip("\n")), message=str(error))
+            self.show()
+            return
+        self._apply(action)
         self.bots_act()
         if not self.state.is_over:
             self.show()
 
     def run(self, lines: Iterator[str]) -> None:
-        """Play: the bots move, the table is shown, and commands are read until the end."""
+        """Play until the match ends (or the input does, or ``quit``)."""
         self.bots_act()
+        if self.state.is_over:
+            return
         self.show()
         for line in lines:
-            if not self.tty:
-                self.console.print(f"> {rich.markup.escape(line.rstrip())}", soft_wrap=True)
-            if not self.command(line):
+            text = line.strip()
+            if text.lower() in {"quit", "exit"}:
+                return
+            if text:
+                self._move(text)
+            if self.state.is_over:
                 return
 
 
@@ -310,8 +380,12 @@ def play(
     resume: str | None = None,
     stdin: IO[str] | None = None,
     console: rich.console.Console | None = None,
+    machine: bool = False,
+    stdout: IO[str] | None = None,
 ) -> int:
     """``rummylib play``: the person at p1 against bots; returns the exit code.
+
+    With ``machine`` (``--json``) a program plays: see :class:`JsonSession`.
 
     Raises:
         RummyError: a bad variant, player count, seed, bot name or record to resume.
@@ -328,6 +402,11 @@ def play(
     else:
         state = new_game(variant, players=players, seed=seed)
     table = _bots(bots, state.player_count, 0 if seed is None else seed)
+    if machine:
+        JsonSession(state, table, sys.stdout if stdout is None else stdout).run(
+            _lines(stream, console, tty=False)
+        )
+        return 0
     tty = stream.isatty()
     console.print(
         f"[bold]{rich.markup.escape(state.variant.title or state.variant.name)}[/]: you are p1; "
@@ -342,8 +421,22 @@ def play(
 # -- replay ---------------------------------------------------------------------------------------
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``: a count and its noun, singular or plural."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _winner_line(state: GameState, names: Sequence[str]) -> str:
+    """``match over: won by p3`` (or by the players' names), or that the match goes on."""
+    if state.result is None:
+        return "the match is not over"
+    winners = " and ".join(names[seat] for seat in state.result.winners)
+    return f"match over: won by {winners or 'nobody'}"
+
+
 def _score_sheet(record: records.Record, console: rich.console.Console) -> None:
-    table = rich.table.Table(title=f"{record.variant.name}: {len(record.deals)} deals")
+    title = f"{record.variant.name}: {_count(len(record.deals), 'deal')}"
+    table = rich.table.Table(title=rich.markup.escape(title))
     table.add_column("deal")
     table.add_column("lines")
     table.add_column("ended by")
@@ -365,6 +458,7 @@ def _score_sheet(record: records.Record, console: rich.console.Console) -> None:
             *cells,
         )
     console.print(table)
+    console.print(rich.markup.escape(_winner_line(record.final_state, names)), soft_wrap=True)
 
 
 def _deal_actions(record: records.Record, number: int, console: rich.console.Console) -> None:
@@ -388,9 +482,9 @@ def _step(record: records.Record, console: rich.console.Console, stream: IO[str]
     else:
         steps = record.observations()
         seat = record.view
-    first = next(steps)
+    before = next(steps)
     actions = record.actions
-    _print_moment(first, seat, console)
+    _print_moment(before, seat, console)
     for action, moment in zip(actions, steps, strict=True):
         if tty:
             answer = console.input("[dim](Enter: next action, q: stop)[/] ")
@@ -400,8 +494,24 @@ def _step(record: records.Record, console: rich.console.Console, stream: IO[str]
                 return
         if answer.strip().lower() in {"q", "quit"}:
             return
-        console.print("[bold]" + rich.markup.escape(format_action(action)) + "[/]", soft_wrap=True)
+        drawn = _drawn(action, before, moment, seat)
+        line = format_action(action) + ("" if drawn is None else f" {drawn}")
+        console.print("[bold]" + rich.markup.escape(line) + "[/]", soft_wrap=True)
         _print_moment(moment, seat, console)
+        before = moment
+
+
+def _drawn(action: Action, before: Any, after: Any, seat: int | None) -> Card | None:
+    """The card a ``draw stock`` took, to a viewer who may see it (the host, or the drawer)."""
+    if not isinstance(action, DrawStock):
+        return None
+    if seat is None:
+        new = Counter(after.hands[action.player]) - Counter(before.hands[action.player])
+    elif action.player == seat:
+        new = Counter(after.hand) - Counter(before.hand)
+    else:
+        return None
+    return next(iter(new), None) if sum(new.values()) == 1 else None
 
 
 def _print_moment(moment: Any, seat: int | None, console: rich.console.Console) -> None:

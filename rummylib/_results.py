@@ -211,8 +211,8 @@ class Summary:
         record_errors: matches whose game record could not be written (``save_records``);
             they count as finished, unfinished or stopped by an error all the same.
         seat_win_rates: per seat, its win rate over the finished matches.
-        bot_win_rates: per bot name (in seat order of first appearance), its win rate over the
-            seats it held in finished matches.
+        bot_win_rates: per bot name (in seat order of first appearance), its win rate: the
+            share of finished matches won by a seat it held (shared wins as fractions).
         deals_per_match: mean deals per played match (0 without matches).
         actions: actions applied in all matches.
         statistics: the variant's counts summed over all matches.
@@ -296,11 +296,11 @@ class SimulationResult:
                 finished += 1
                 for winner in record.winners:
                     wins[winner] += 1 / len(record.winners)
-        bot_wins: dict[str, list[float]] = {}
+        # A bot's rate is the share of finished matches one of its seats won: with two
+        # greedy seats of four, greedy winning every match is 100%, not 50% of seat-matches.
+        bot_wins: dict[str, float] = {}
         for seat, name in enumerate(self.bots):
-            tally = bot_wins.setdefault(name, [0.0, 0])
-            tally[0] += wins[seat]
-            tally[1] += finished
+            bot_wins[name] = bot_wins.get(name, 0.0) + wins[seat]
         totals: dict[str, int] = {}
         for record in records:
             for name, count in record.statistics:
@@ -316,7 +316,7 @@ class SimulationResult:
             errors=errors,
             seat_win_rates=tuple(WinRate.of(won, finished) for won in wins),
             bot_win_rates=tuple(
-                (name, WinRate.of(won, int(seats))) for name, (won, seats) in bot_wins.items()
+                (name, WinRate.of(won, finished)) for name, won in bot_wins.items()
             ),
             deals_per_match=sum(r.deals for r in records) / len(records) if records else 0.0,
             actions=actions,

@@ -29,6 +29,7 @@ __all__ = [
     "MAX_POINTS",
     "MAX_SECONDS",
     "Choice",
+    "WholeRange",
     "check_range",
     "flag",
     "read_choice",
@@ -92,9 +93,44 @@ def read_choice(values: type[_Choice], value: object) -> _Choice:
         raise ConfigurationError(msg) from None
 
 
+@attrs.frozen
+class WholeRange:
+    """The validator :func:`whole` makes; its bounds say what values a setting takes.
+
+    >>> whole(0, maximum=10).describe()
+    '0 to 10'
+    """
+
+    minimum: int
+    maximum: int | None = None
+    optional: bool = False
+    unit: str = ""
+
+    def __call__(self, instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if self.optional and value is None:
+            return
+        check_range(
+            attribute.name,
+            value,
+            self.minimum,
+            self.maximum,
+            optional=self.optional,
+            unit=self.unit,
+        )
+
+    def describe(self) -> str:
+        """The values, as ``rummylib variants NAME`` lists them: ``1 to 1000000, null``."""
+        values = (
+            f"{self.minimum} or more"
+            if self.maximum is None
+            else (f"{self.minimum} to {self.maximum}")
+        )
+        return f"{values}, null" if self.optional else values
+
+
 def whole(
     minimum: int, *, maximum: int | None = None, optional: bool = False, unit: str = ""
-) -> Any:
+) -> WholeRange:
     """A validator for whole-number settings from ``minimum`` to ``maximum`` (if given).
 
     With ``optional`` it also accepts ``None``; ``unit`` names what is counted in the message
@@ -111,13 +147,7 @@ def whole(
     ...
     rummylib.errors.ConfigurationError: decks must be a whole number from 1 to 4, not 0
     """
-
-    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if optional and value is None:
-            return
-        check_range(attribute.name, value, minimum, maximum, optional=optional, unit=unit)
-
-    return check
+    return WholeRange(minimum, maximum, optional, unit)
 
 
 def check_range(

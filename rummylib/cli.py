@@ -32,10 +32,13 @@ before the first match, and each file is written whole or not at all: a write th
 the old file.
 Ctrl-C stops it cleanly: it prints the summary of the matches played so far and exits with 130.
 
-``rummylib play`` seats you at p1 against bots (``--variant``, ``--players``, ``--seed``,
-``--bots greedy,random``, ``--resume FILE``); ``help`` lists its commands, and without a terminal
-it reads one command per line. ``rummylib replay FILE`` checks a game record and prints its score
-sheet (``--deal N``: one deal's actions; ``--step``: one action at a time)::
+``rummylib play`` seats you at p1 against bots (``--variant``, ``--players`` (3, or as near
+as the variant allows), ``--seed``, ``--bots greedy,random``, ``--resume FILE``); it says
+what you may do in the variant's words, ``help`` lists the moves of the phase at hand with an
+example each, and without a terminal it reads one command per line. ``--json`` is for a
+program: one move a line in, one JSON object a line out (the command-line page documents
+them). ``rummylib replay FILE`` checks a game record and prints its score sheet and the
+winner (``--deal N``: one deal's actions; ``--step``: one action at a time)::
 
     $ rummylib replay tests/data/gin.toml --deal 1
 
@@ -64,12 +67,13 @@ import attrs
 
 from rummylib import _play, svg
 from rummylib._files import write_text
+from rummylib._settings import WholeRange
 from rummylib.arrangement import arrange, format_arrangement
-from rummylib.cards import parse_cards
+from rummylib.cards import JOKER, parse_cards
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
 from rummylib.melds import AceRule, Meld, MeldRules, parse_meld
 from rummylib.scoring import CardPoints
-from rummylib.simulate import BOT_NAMES, SimulationResult, simulate
+from rummylib.simulate import BOT_NAMES, MAX_MATCHES, SimulationResult, simulate
 from rummylib.variants import VARIANTS, Variant, get_variant
 
 __all__ = ["main"]
@@ -264,7 +268,7 @@ def _summarise(printer: _Printer, result: SimulationResult) -> None:
     )
     if len(summary.bot_win_rates) > 1:
         printer.table(
-            "per bot (over the seats it held)",
+            "per bot (the matches won by any of its seats)",
             ["bot", "seats", "wins", "win rate (95% interval)"],
             [
                 [name, str(result.bots.count(name)), f"{rate.wins:g}", str(rate)]
@@ -326,8 +330,14 @@ def _plain(text: str) -> str:
     return _ROLE.sub(lambda match: match.group(1).rpartition(".")[2], text).replace("``", "")
 
 
+class _Literal(str):
+    """Words shown as they are among a setting's values (``0 to 10``), never quoted."""
+
+
 def _setting_text(value: object) -> str:
     """A setting's value as ``--set KEY=VALUE`` reads it: text as it is, the rest as JSON."""
+    if isinstance(value, _Literal):
+        return str(value)
     if isinstance(value, enum.Enum):
         value = value.value
     if isinstance(value, str):
@@ -352,6 +362,9 @@ def _variant_settings(variant: Variant, printer: _Printer) -> int:
             others = [not current]
         else:
             others = []
+        bounds = fields[name].validator if name in fields else None
+        if isinstance(bounds, WholeRange):
+            others = [_Literal(bounds.describe())]
         rule = type(variant).rule_of(name) or (
             fields[name].metadata.get("rule", "") if name in fields else ""
         )
@@ -399,13 +412,22 @@ def _read_whole(text: str) -> int | None:
         return None
 
 
-def _whole_number(minimum: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type=`` for a whole number, of at least ``minimum`` if one is given."""
-    kind = "a whole number" if minimum is None else f"a whole number of at least {minimum}"
+def _whole_number(minimum: int | None = None, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number, from ``minimum`` to ``maximum`` if given."""
+    if maximum is not None:
+        kind = f"a whole number from {minimum} to {maximum}"
+    elif minimum is not None:
+        kind = f"a whole number of at least {minimum}"
+    else:
+        kind = "a whole number"
 
     def read(text: str) -> int:
         value = _read_whole(text)
-        if value is None or (minimum is not None and value < minimum):
+        if (
+            value is None
+            or (minimum is not None and value < minimum)
+            or (maximum is not None and value > maximum)
+        ):
             msg = f"must be {kind}, not {_quote(text)}"
             raise argparse.ArgumentTypeError(msg)
         return value
@@ -493,6 +515,12 @@ def _check_rules(args: argparse.Namespace) -> MeldRules:
     return attrs.evolve(rules, **changes) if changes else rules
 
 
+def _has_jokers(variant: Variant) -> bool:
+    """Whether a printed joker is in the variant's deck at some player count."""
+    players = range(type(variant).min_players, type(variant).max_players + 1)
+    return any(JOKER in variant.deck_for(count) for count in players)
+
+
 def _check(args: argparse.Namespace, printer: _Printer) -> int:
     text = " ".join(args.cards)
     tokens = text.replace(",", " ").split()
@@ -503,6 +531,9 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
         raise ConfigurationError(msg)
     rules = _check_rules(args)
     variant: Variant | None = args.variant
+    if variant is not None and any(card.is_joker for card in cards) and not _has_jokers(variant):
+        msg = f"{variant.name} is played without jokers: '*' is no card of its deck"
+        raise ConfigurationError(msg)
     if args.arrange:
         if declared:
             msg = f"--arrange reads a hand: write the declared joker {_quote(declared[0])} as *"
@@ -539,13 +570,23 @@ def _play_module() -> Any:
     return _play
 
 
+#: The players ``rummylib play`` seats unless told: three (so that a Rummy 101 match goes on
+#: past its first elimination), or as near as the variant allows (two in gin).
+PLAY_PLAYERS = 3
+
+
 def _play_command(args: argparse.Namespace, printer: _Printer) -> int:
+    variant = args.variant
+    players = args.players
+    if players is None:
+        players = min(max(PLAY_PLAYERS, variant.min_players), variant.max_players)
     code: int = _play_module().play(
-        args.variant,
-        players=args.players,
+        variant,
+        players=players,
         seed=args.seed,
         bots=args.bots,
         resume=args.resume,
+        machine=args.json,
     )
     return code
 
@@ -565,7 +606,14 @@ def _add_play_commands(commands: Any) -> None:
         "When standard input is not a terminal, one command is read per line.",
     )
     play.add_argument("--variant", type=_variant, default="rummy101", help="default: %(default)s")
-    play.add_argument("--players", type=_whole_number(), default=2, help="default: %(default)s")
+    play.add_argument(
+        "--players",
+        type=_whole_number(),
+        default=None,
+        help="how many players, you and the bots (default: 3, or as near as the variant "
+        "allows, so that in Rummy 101 an elimination and a rebuy play out before the match "
+        "ends)",
+    )
     play.add_argument(
         "--seed", type=_whole_number(), help="the same seed deals the same cards (default: random)"
     )
@@ -578,6 +626,13 @@ def _add_play_commands(commands: Any) -> None:
     )
     play.add_argument(
         "--resume", metavar="FILE", help="continue the match of a record saved with 'save FILE'"
+    )
+    play.add_argument(
+        "--json",
+        action="store_true",
+        help="machine mode, for a program that plays: one move a line in, one JSON object a "
+        "line out (observation, event, prompt with the legal moves, error); exits 0 when the "
+        "match ends",
     )
     play.set_defaults(handler=_play_command)
     replay = commands.add_parser(
@@ -615,7 +670,7 @@ def _version() -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rummylib", description="The rules of rummy games, exactly and fast.")
     parser.add_argument("--version", action="version", version=f"rummylib {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = ", ".join(sorted(VARIANTS))
     check = commands.add_parser(
         "check",
@@ -693,7 +748,10 @@ def _parser() -> argparse.ArgumentParser:
         "default: %(default)s)",
     )
     simulate.add_argument(
-        "--matches", type=_whole_number(1), default=20, help="default: %(default)s"
+        "--matches",
+        type=_whole_number(1, MAX_MATCHES),
+        default=20,
+        help=f"how many matches, at most {MAX_MATCHES:,} (default: %(default)s)",
     )
     simulate.add_argument(
         "--seed",
@@ -793,6 +851,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as stop:  # argparse exits on bad usage (2) and after --help (0)
         return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
+    if args.command is None:  # a bare ``rummylib``: the usage and the list of commands
+        print(_parser().format_help(), file=sys.stderr)
+        print("rummylib: a command is needed (rummylib COMMAND --help)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     printer = _Printer()
     try:
         code: int = args.handler(args, printer)

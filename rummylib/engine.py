@@ -367,10 +367,9 @@ class Variant(Generic[D]):
             msg = f"players must be a whole number, not {shorten(players)}"
             raise ConfigurationError(msg)
         if not self.min_players <= players <= self.max_players:
-            msg = (
-                f"{self.name} is for {self.min_players} to {self.max_players} players, "
-                f"not {players}"
-            )
+            low, high = self.min_players, self.max_players
+            counts = f"{low}" if low == high else f"{low} to {high}"
+            msg = f"{self.name} is for {counts} players, not {players}"
             raise ConfigurationError(msg)
         self.check_deal(players)
         return players

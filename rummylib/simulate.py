@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.synchronize import Event
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
@@ -70,6 +70,7 @@ from rummylib.views import Observation
 
 __all__ = [
     "BOT_NAMES",
+    "MAX_MATCHES",
     "MAX_PROCESS_WORKERS",
     "BotFactory",
     "MatchRecord",
@@ -102,6 +103,10 @@ def _random(seed: int) -> Bot:
 
 #: The bots :func:`simulate` knows by name.
 BOT_NAMES: Mapping[str, BotFactory] = {"greedy": _greedy, "random": _random}
+
+#: The most matches one :func:`simulate` call plays (``rummylib simulate --matches`` too): a
+#: run keeps a record of every match, and ten million of them fill a few gigabytes.
+MAX_MATCHES: Final = 10_000_000
 
 _BACKENDS = ("serial", "process", "ray")
 
@@ -138,7 +143,10 @@ def _save(job: _Job, index: int, state: GameState) -> str | None:
     if job.records_dir is None:
         return None
     try:
-        records.dump(state, record_path(job.records_dir, index))
+        names = [
+            f"p{seat + 1} {_label(spec)}"[: records.MAX_NAME] for seat, spec in enumerate(job.bots)
+        ]
+        records.dump(state, record_path(job.records_dir, index), names=names)
     except (OSError, RummyError) as error:
         return f"cannot write the record: {getattr(error, 'strerror', None) or error}"
     return None
@@ -592,14 +600,14 @@ def _shown_bot(value: object) -> str:
 
 def _check_numbers(*, matches: object, seed: object, workers: object, max_actions: object) -> None:
     """Refuse a count, seed or limit that is not a whole number in range."""
-    checks: tuple[tuple[str, object, int | None, bool], ...] = (
-        # name, value, the least allowed (None: any), whether None is allowed
-        ("matches", matches, 1, False),
-        ("seed", seed, None, False),
-        ("workers", workers, 1, True),
-        ("max_actions", max_actions, 1, True),
+    checks: tuple[tuple[str, object, int | None, int | None, bool], ...] = (
+        # name, value, the least and the most allowed (None: any), whether None is allowed
+        ("matches", matches, 1, MAX_MATCHES, False),
+        ("seed", seed, None, None, False),
+        ("workers", workers, 1, None, True),
+        ("max_actions", max_actions, 1, None, True),
     )
-    for name, value, least, optional in checks:
+    for name, value, least, most, optional in checks:
         if value is None and optional:
             continue
         if isinstance(value, bool) or not isinstance(value, int):
@@ -608,6 +616,9 @@ def _check_numbers(*, matches: object, seed: object, workers: object, max_action
             raise ConfigurationError(msg)
         if least is not None and value < least:
             msg = f"{name} must be at least {least}, not {value}"
+            raise ConfigurationError(msg)
+        if most is not None and value > most:
+            msg = f"{name} must be at most {most}, not {shorten(value)}"
             raise ConfigurationError(msg)
 
 

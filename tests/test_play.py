@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -12,7 +13,9 @@ pytest.importorskip("rich", reason="play and replay draw with rich, the cli extr
 
 from rummylib import GameState, new_game
 from rummylib._notation import format_action
+from rummylib.actions import Discard, DrawStock
 from rummylib.bots import GreedyBot
+from rummylib.bots import play as play_out
 from rummylib.cards import format_cards, sort_by_rank, sort_by_suit
 from rummylib.cli import main
 from rummylib.records import dumps, load
@@ -87,11 +90,12 @@ def test_a_bad_command_gives_one_line_and_changes_nothing(
         capsys,
     )
     assert code == 0
-    assert "bad card 'Zz': unknown rank 'Z'; 'help' lists the commands" in out
-    assert "bad action 'fly away': unknown verb 'fly away'" in out
-    assert "Knock is not a move of turkish500" in out
-    assert "p1 must draw a card first" in out
-    assert "7h 8h is not a meld: too few cards (2, at least 3)" in out  # the meld in red
+    now = "draw from the stock\n"
+    assert "\nbad card 'Zz': unknown rank 'Z'; " + now in out
+    assert "\nthere is no move 'fly' in Turkish 500 rummy; " + now in out
+    assert "\nthere is no 'knock' in Turkish 500 rummy; " + now in out
+    assert "\nyou cannot lay down melds now; " + now in out  # said once, and why
+    assert out.count("7h 8h") == 1  # the echo only: no verdict on a meld of a refused move
     assert load(saved).final_state == new_game("turkish500", players=2, seed=1)
 
 
@@ -100,7 +104,7 @@ def test_help_moves_sorting_and_check(
 ) -> None:
     state = new_game("rummy101", players=2, seed=3)
     script = "help\nmoves\n789\n777\ncheck 7h 8h 9h\ncheck 7h 8h\nquit\n"
-    code, out, _ = run(["play", "--seed", "3"], script, monkeypatch, capsys)
+    code, out, _ = run(["play", "--seed", "3", "--players", "2"], script, monkeypatch, capsys)
     assert code == 0
     assert "save FILE" in out
     assert "  draw stock\n  take open\n  propose frish\n" in out
@@ -118,7 +122,7 @@ def test_a_saved_game_is_resumed(
     half = len(commands) // 2
     first, second = tmp_path / "first.toml", tmp_path / "second.toml"
     run(
-        ["play", "--variant", "carousel", "--seed", "4"],
+        ["play", "--variant", "carousel", "--seed", "4", "--players", "2"],
         "\n".join([*commands[:half], f"save {first}", "quit"]) + "\n",
         monkeypatch,
         capsys,
@@ -137,9 +141,9 @@ def test_a_saved_game_is_resumed(
 def test_play_refuses_bad_options(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, _, err = run(["play", "--bots", "greedy,random"], "", monkeypatch, capsys)
+    code, _, err = run(["play", "--bots", "greedy,random,greedy"], "", monkeypatch, capsys)
     assert code == 2
-    assert err == "rummylib: --bots names 2 bots for the 1 other players\n"
+    assert err == "rummylib: --bots names 3 bots for the 2 other players\n"
     code, _, err = run(["play", "--resume", str(tmp_path / "none.toml")], "", monkeypatch, capsys)
     assert code == 2
     assert err.startswith("rummylib: cannot read ")
@@ -244,3 +248,69 @@ def test_simulate_saves_a_record_per_match(
         code, out, _ = run(["replay", str(directory / name)], "", monkeypatch, capsys)
         assert code == 0
         assert "a valid host's record" in out
+
+
+def test_replay_states_the_match_winner(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    final = play_out(new_game("gin", players=2, seed=5), [GreedyBot(), GreedyBot()])
+    assert final.result is not None
+    path = tmp_path / "match.toml"
+    path.write_text(dumps(final), encoding="utf-8")
+    code, out, _ = run(["replay", str(path)], "", monkeypatch, capsys)
+    assert code == 0
+    (winner,) = final.result.winners
+    assert out.rstrip().endswith(f"match over: won by p{winner + 1}")
+
+
+def test_replay_of_an_unfinished_match_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["replay", str(DATA / "gin.toml")], "", monkeypatch, capsys)
+    assert code == 0
+    assert out.rstrip().endswith("the match is not over")
+
+
+def test_replay_counts_deals_in_good_english(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "one.toml"
+    path.write_text(dumps(new_game("gin", players=2, seed=1)), encoding="utf-8")
+    _, out, _ = run(["replay", str(path)], "", monkeypatch, capsys)
+    assert re.search(r"\bgin: 1 deal\b(?!s)", out), out
+    _, out, _ = run(["replay", str(DATA / "gin.toml")], "", monkeypatch, capsys)
+    assert "gin: 2 deals" in out
+
+
+def test_replay_step_shows_a_drawn_card_to_whom_may_see_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    state = new_game("rummy101", players=2, seed=3)
+    first = state.stock[0]
+    state = state.apply(DrawStock(player=0))
+    state = state.apply(Discard(player=0, card=state.hands[0][0]))
+    second = state.stock[0]
+    state = state.apply(DrawStock(player=1))
+    host, view = tmp_path / "host.toml", tmp_path / "view.toml"
+    host.write_text(dumps(state), encoding="utf-8")
+    view.write_text(dumps(state, view=1), encoding="utf-8")
+    _, out, _ = run(["replay", str(host), "--step"], "\n" * 3, monkeypatch, capsys)
+    assert f"p1 draw stock {first}\n" in out
+    assert f"p2 draw stock {second}\n" in out
+    _, out, _ = run(["replay", str(view), "--step"], "\n" * 3, monkeypatch, capsys)
+    assert "p1 draw stock\n" in out  # p2 may not see p1's card
+    assert f"p2 draw stock {second}\n" in out
+
+
+def test_simulate_records_name_the_bots(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    directory = tmp_path / "records"
+    argv = ["simulate", "--variant", "rummy101", "--players", "3", "--matches", "1"]
+    argv += ["--bots", "greedy,random,greedy", "--backend", "serial"]
+    code, _, _ = run([*argv, "--save-records", str(directory)], "", monkeypatch, capsys)
+    assert code == 0
+    record = load(directory / "match-000000.toml")
+    assert record.names == ("p1 greedy", "p2 random", "p3 greedy")
+    code, out, _ = run(["replay", str(directory / "match-000000.toml")], "", monkeypatch, capsys)
+    assert "p2 random" in out

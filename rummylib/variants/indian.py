@@ -640,7 +640,7 @@ class IndianRummy(Variant[IndianDetail]):
         After a take it discards towards a show: the card the best grouping with two
         sequences, one of them pure, leaves out (where the hand has such a grouping). It
         takes the open card only for a show or to keep it in such a grouping with less
-        deadwood (:meth:`_worth_taking`), else draws from the stock.
+        deadwood, else draws from the stock.
 
         A first hand is hopeless when its best melds leave at least
         :attr:`greedy_drop_deadwood` points and it holds no pure sequence.

@@ -107,7 +107,7 @@ def test_bad_arguments_are_refused() -> None:
         SingleAgentEnv("gin", seat=2)
     with pytest.raises(ConfigurationError, match="not a bot"):
         SingleAgentEnv("gin", opponents=["greedy"])  # type: ignore[list-item]
-    with pytest.raises(ConfigurationError, match="gin is for 2 to 2 players"):
+    with pytest.raises(ConfigurationError, match="gin is for 2 players, not 3"):
         SingleAgentEnv("gin", opponents=[GreedyBot(), GreedyBot()])
 
 

@@ -102,7 +102,7 @@ def test_rule_4_1_ten_cards_each_an_upcard_and_a_stock_of_31() -> None:
 
 
 def test_rule_4_1_two_players_only() -> None:
-    with pytest.raises(ConfigurationError, match="gin is for 2 to 2 players, not 3"):
+    with pytest.raises(ConfigurationError, match=r"^gin is for 2 players, not 3$"):
         new_game("gin", players=3)
 
 

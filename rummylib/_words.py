@@ -1,0 +1,357 @@
+"""The terminal game's words: moves, prompts, refusals and help as a player would say them.
+
+``rummylib play`` reads a move as a record line without its player (``discard 7h``); this
+module turns the engine's facts into a player's words. Each action kind has a phrase
+(``draw from the stock``, ``take the 7h``), a phase may have a lead saying what it is for (gin's
+lay-off step), and a prompt joins the phrases of the kinds a player may play now:
+
+>>> from rummylib import new_game
+>>> state = new_game("gin", players=2, seed=1)
+>>> prompt(state, 0)
+'the first upcard: take the 4c or pass'
+>>> read_move(state, "dicsard 4c", 0)
+Traceback (most recent call last):
+...
+rummylib.errors.IllegalActionError: there is no move 'dicsard' in Gin Rummy; did you mean ...
+
+A plugin's own kinds are named by their record verb (``fold``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from rummylib._notation import ActionLine, format_action, parse_line
+from rummylib.actions import (
+    Action,
+    DeclineRebuy,
+    Discard,
+    DrawStock,
+    Knock,
+    LayDown,
+    LayOff,
+    Pass,
+    Rearrange,
+    Rebuy,
+    TakeDiscard,
+    specs,
+)
+from rummylib.errors import IllegalActionError, RummyError
+from rummylib.phases import PhaseBase
+from rummylib.state import GameState
+from rummylib.variants.carousel import CarouselPhase
+from rummylib.variants.gin import GinPhase
+from rummylib.variants.indian import Drop, IndianPhase, Show
+from rummylib.variants.israeli import (
+    AnswerFrish,
+    DeclareRummy,
+    GiveUp,
+    IsraeliPhase,
+    ProposeFrish,
+    ShowMelds,
+    TakeOpenCard,
+)
+
+__all__ = [
+    "COMMANDS",
+    "clean",
+    "help_text",
+    "moves_of",
+    "phrase",
+    "prompt",
+    "read_move",
+    "suggest",
+]
+
+#: The commands of ``rummylib play`` that are not moves, with what each does.
+COMMANDS: Final = {
+    "help": "this list",
+    "moves": "every legal move, as you may type it",
+    "check CARDS": "is this a meld at this table?",
+    "777 | 789": "sort your hand by rank / by suit",
+    "save FILE": "write the game record",
+    "quit": "stop",
+}
+
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    r"""``text`` with every control character written as an escape (``\\x1b``), never raw.
+
+    Input echoed back must not carry terminal escape sequences (issue 30, item 4).
+
+    >>> print(clean("draw stock\x1b[2J"))
+    draw stock\x1b[2J
+    """
+    text = _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+    return "".join(
+        char if unicodedata.category(char) not in {"Cf", "Cs", "Co"} else f"\\u{ord(char):04x}"
+        for char in text
+    )
+
+
+def _top(state: GameState) -> str:
+    return str(state.discard_pile[-1]) if state.discard_pile else "discard"
+
+
+def _last_melder(state: GameState, player: int) -> int | None:
+    """Who laid down the melds a player may lay off on (gin: the knocker)."""
+    for action in reversed(state.history):
+        if isinstance(action, LayDown) and action.player != player:
+            return action.player
+    return None
+
+
+def _take(state: GameState, actions: Sequence[Action]) -> str:
+    counts = sorted({action.count for action in actions if isinstance(action, TakeDiscard)})
+    if counts and counts[-1] > 1:
+        return f"take the {_top(state)} (or more of the discard pile: take discard N)"
+    return f"take the {_top(state)}"
+
+
+def _lay_off(state: GameState, actions: Sequence[Action]) -> str:
+    player = actions[0].player
+    owner = _last_melder(state, player)
+    if state.phase is GinPhase.LAYOFF and owner is not None:
+        return f"lay off on p{owner + 1}'s melds"
+    return "lay off a card on a table meld"
+
+
+def _rebuy(state: GameState, actions: Sequence[Action]) -> str:
+    if state.phase is IndianPhase.REJOIN:
+        return "rejoin the pool"
+    return "buy back into the match"
+
+
+#: A phrase per action kind: what playing it means, in a player's words.
+_PHRASES: Final[dict[type[Action], Callable[[GameState, Sequence[Action]], str]]] = {
+    DrawStock: lambda state, actions: "draw from the stock",
+    TakeDiscard: _take,
+    TakeOpenCard: lambda state, actions: f"take the open card {state.open_card}",
+    Discard: lambda state, actions: "discard a card",
+    LayDown: lambda state, actions: "lay down melds",
+    LayOff: _lay_off,
+    Rearrange: lambda state, actions: "play to the table (write the whole new table)",
+    Knock: lambda state, actions: "knock",
+    Pass: lambda state, actions: "pass",
+    Rebuy: _rebuy,
+    DeclineRebuy: lambda state, actions: "leave the match",
+    DeclareRummy: lambda state, actions: "declare rummy",
+    ShowMelds: lambda state, actions: "show your melds",
+    GiveUp: lambda state, actions: "give up showing",
+    ProposeFrish: lambda state, actions: "propose a Frish",
+    AnswerFrish: lambda state, actions: "accept or refuse the Frish",
+    Drop: lambda state, actions: "drop your hand",
+    Show: lambda state, actions: "show with a finishing card",
+}
+
+
+def _declarer(state: GameState) -> str:
+    for action in reversed(state.history):
+        if isinstance(action, DeclareRummy):
+            return f"p{action.player + 1}"
+    return "a player"
+
+
+def _proposer(state: GameState) -> str:
+    for action in reversed(state.history):
+        if isinstance(action, ProposeFrish):
+            return f"p{action.player + 1}"
+    return "a player"
+
+
+#: What a phase is for, said before the moves it allows.
+_LEADS: Final[dict[PhaseBase, Callable[[GameState], str]]] = {
+    GinPhase.FIRST_UPCARD: lambda state: (
+        "the first upcard" if state.detail.passes != 2 else "both passed the upcard"
+    ),
+    GinPhase.WALL: lambda state: (
+        "the stock is down to two cards (the wall): knock now, or the deal is a draw"
+    ),
+    GinPhase.KNOCK_DISCARD: lambda state: "you knocked: discard to finish the knock",
+    GinPhase.KNOCKER_MELDS: lambda state: "you knocked: lay down your melds, then pass to end",
+    GinPhase.LAYOFF: lambda state: "you may add your cards to the knocker's melds now",
+    GinPhase.DEFENDER_MELDS: lambda state: "now lay down your own melds (the rest is deadwood)",
+    IsraeliPhase.SHOW_MELDS: lambda state: (
+        f"{_declarer(state)} declared rummy: show your melds to count fewer points"
+    ),
+    IsraeliPhase.FRISH_VOTE: lambda state: f"{_proposer(state)} proposes a Frish (a new deal)",
+    IsraeliPhase.REBUY: lambda state: "you are out of the match",
+    CarouselPhase.KNOCK_CHOICE: lambda state: "your hand is low enough to knock",
+    CarouselPhase.FINAL_TURN: lambda state: "a player knocked: this is your final turn",
+    IndianPhase.REJOIN: lambda state: "the pool put you out",
+}
+
+
+def _usage(kind: type[Action]) -> str:
+    """The kind's record form, ``discard CARD``."""
+    for spec in specs():
+        if spec.cls is kind:
+            return spec.usage
+    return kind.verb
+
+
+def phrase(state: GameState, kind: type[Action], actions: Sequence[Action] = ()) -> str:
+    """What playing ``kind`` means now, in a player's words (a plugin's kind: its verb)."""
+    words = _PHRASES.get(kind)
+    if words is None:
+        return _words_of(kind)
+    if not actions and kind in {LayOff, TakeDiscard, Rebuy}:
+        return {LayOff: "lay off", TakeDiscard: "take a discard", Rebuy: "buy back in"}[kind]
+    return words(state, actions)
+
+
+def moves_of(state: GameState, player: int) -> dict[type[Action], list[Action]]:
+    """The player's legal moves now, by kind, in the engine's order."""
+    kinds: dict[type[Action], list[Action]] = {}
+    for action in state.legal_actions(player):
+        kinds.setdefault(type(action), []).append(action)
+    return kinds
+
+
+def _join(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def prompt(state: GameState, player: int) -> str:
+    """What the player may do now: ``take the 7h or draw from the stock``."""
+    lead, words = _prompt_parts(state, player)
+    return words if lead is None else f"{lead}: {words}"
+
+
+def _prompt_parts(state: GameState, player: int) -> tuple[str | None, str]:
+    kinds = moves_of(state, player)
+    if not kinds:
+        return None, "no moves now: it is not your turn"
+    words = _join([phrase(state, kind, actions) for kind, actions in kinds.items()])
+    lead = _LEADS.get(state.phase)
+    return (None if lead is None else lead(state)), words
+
+
+def _refusal(state: GameState, player: int, reason: str) -> IllegalActionError:
+    lead, words = _prompt_parts(state, player)
+    where = "" if lead is None else f" ({lead})"
+    return IllegalActionError(f"{reason}{where}; {words}")
+
+
+def _example(action: Action) -> str:
+    return format_action(action).removeprefix(f"p{action.player + 1} ")
+
+
+def help_text(state: GameState, player: int) -> str:
+    """This variant's moves in the phase at hand, an example of each, then the commands."""
+    title = state.variant.title or state.variant.name
+    kinds = moves_of(state, player)
+    lines = []
+    if kinds:
+        lines.append(f"{title}, now: {prompt(state, player)}")
+        lines.append("Moves (a record line without 'p1'):")
+        for kind, actions in kinds.items():
+            form = _usage(kind)
+            lines.append(f"  {form:<28} {phrase(state, kind, actions)}")
+            lines.append(f"  {'':<28} for example: {_example(actions[0])}")
+    else:
+        lines.append(f"{title}: no moves now")
+    if any(kind in kinds for kind in (LayDown, DeclareRummy, ShowMelds, Rearrange)):
+        lines.append("  melds are separated by '|'; '*=Ks' says a joker stands for Ks")
+    lines.append("Other commands:")
+    lines.extend(f"  {command:<28} {what}" for command, what in COMMANDS.items())
+    return "\n".join(lines)
+
+
+def _words_of(kind: type[Action]) -> str:
+    head = kind.verb.split("|")[0]
+    return " ".join(word for word in head.split() if not word.startswith(("{", "[")))
+
+
+def _verbs(kinds: Sequence[type[Action]]) -> list[str]:
+    """The first words of the kinds' record forms (``discard``, ``accept``, ``refuse``)."""
+    return sorted({word for kind in kinds for word in _usage(kind).split()[0].split("|")})
+
+
+def _alternatives(moves: Sequence[str]) -> str:
+    return " or ".join(repr(move) for move in moves)
+
+
+def suggest(state: GameState, text: str, player: int) -> list[str]:
+    """The moves nearest to a line that is none: legal moves it begins, then a mended verb.
+
+    >>> from rummylib import new_game
+    >>> state = new_game("rummy101", players=2, seed=3)
+    >>> suggest(state, "take", 0), suggest(state, "drwa stock", 0)
+    (['take open'], ['draw stock'])
+    """
+    typed = text.split()
+    if not typed:
+        return []
+    legal = [_example(action) for action in state.legal_actions(player)]
+    begun = [move for move in legal if move.lower().startswith(" ".join(typed).lower())]
+    if begun:
+        return begun[:3]
+    verbs = _verbs(sorted(_variant_kinds(state), key=lambda kind: kind.kind))
+    near = difflib.get_close_matches(typed[0].lower(), verbs, n=2, cutoff=0.6)
+    mended = [" ".join([verb, *typed[1:]]) for verb in near]
+    lowered = {move.lower(): move for move in legal}
+    found = [lowered[line.lower()] for line in mended if line.lower() in lowered]
+    return found or mended
+
+
+def _variant_kinds(state: GameState) -> set[type[Action]]:
+    return {kind for kinds in type(state.variant).phase_actions.values() for kind in kinds}
+
+
+def read_move(state: GameState, text: str, player: int) -> Action:
+    """Read a move (a record line, with or without ``pN``) and check it is legal now.
+
+    Raises:
+        IllegalActionError: the line is no move, or not a legal one now; the message says
+            why in a player's words, with the nearest moves when the line looks mistyped.
+    """
+    own = f"p{player + 1} "
+    line = text.strip().removeprefix(own)
+    title = state.variant.title or state.variant.name
+    try:
+        item = parse_line(own + line, rules=state.meld_rules, players=state.player_count)
+    except RummyError as error:
+        typed = line.split()
+        first = typed[0].lower() if typed else ""
+        hints = suggest(state, line, player)
+        hint = f"; did you mean {_alternatives(hints)}?" if hints else ""
+        legal = [_example(action).lower() for action in state.legal_actions(player)]
+        if typed and any(move.startswith(" ".join(typed).lower()) for move in legal):
+            reason = f"{clean(repr(line))} is only the start of a move{hint}"
+        elif first not in _verbs(_all_kinds()):
+            reason = f"there is no move {clean(repr(first))} in {title}{hint}"
+        else:
+            reason = clean(str(error).replace(f"'{own}", "'"))
+        raise _refusal(state, player, reason) from None
+    if not isinstance(item, ActionLine) or item.action.player != player:
+        raise _refusal(state, player, "that is not a move of yours")
+    action = item.action
+    kind = type(action)
+    if kind not in _variant_kinds(state):
+        raise _refusal(state, player, f"there is no {_words_of(kind)!r} in {title}")
+    if kind not in type(state.variant).phase_actions.get(state.phase, ()):
+        raise _refusal(state, player, f"you cannot {phrase(state, kind)} now")
+    try:
+        state.verify(action)
+    except RummyError as error:
+        reason = str(error)
+        if player == 0:
+            reason = re.sub(r"\bp1 (must|may|cannot|has|holds|is)\b", _you, reason)
+        raise IllegalActionError(clean(reason)) from None
+    return action
+
+
+def _you(match: re.Match[str]) -> str:
+    verb = {"has": "have", "holds": "hold", "is": "are"}.get(match.group(1), match.group(1))
+    return f"you {verb}"
+
+
+def _all_kinds() -> list[type[Action]]:
+    return [spec.cls for spec in specs()]

@@ -1,0 +1,157 @@
+"""The terminal game in players' words (issue 28) and its input made safe (issue 30, item 4)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import sys
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("rich", reason="play draws with rich, the cli extra")
+
+from rummylib import GameState, new_game
+from rummylib._notation import format_action
+from rummylib._words import help_text, prompt
+from rummylib.actions import LayOff
+from rummylib.bots import GreedyBot
+from rummylib.cli import main
+from rummylib.variants.gin import GinPhase
+
+
+def run(
+    argv: list[str],
+    script: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    code = main(argv)
+    return code, capsys.readouterr().out
+
+
+def test_control_characters_of_the_input_are_never_echoed_raw(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = "draw stock\n\x1b[2J\n\x07bell\u202edraw\n"
+    code, out = run(["play", "--seed", "1"], script, monkeypatch, capsys)
+    assert code == 0
+    for raw in ("\x1b", "\x07", "\u202e"):
+        assert raw not in out
+    assert "> \\x1b[2J\n" in out  # the echo, escaped
+    assert "\\x07bell\\u202edraw" in out
+
+
+def _gin_layoff_for_p1() -> GameState:
+    """A gin deal of greedy players at the step where p1 may lay off on p2's melds."""
+    for seed in range(200):
+        state = new_game("gin", players=2, seed=seed)
+        while not state.deal_results:
+            may_lay_off = any(isinstance(action, LayOff) for action in state.legal_actions())
+            if state.phase is GinPhase.LAYOFF and state.to_act == (0,) and may_lay_off:
+                return state
+            seat = state.to_act[0]
+            state = state.apply(GreedyBot().choose(state.observation(seat)))
+    raise AssertionError("no seed reaches p1's lay-off step")
+
+
+def test_gin_lay_off_step_is_explained_in_a_players_words() -> None:
+    state = _gin_layoff_for_p1()
+    words = prompt(state, 0)
+    assert words.startswith("you may add your cards to the knocker's melds now: ")
+    assert "lay off on p2's melds" in words
+    assert words.endswith(" or pass")
+    assert "layoff" not in words  # the phase's name is not shown
+
+
+def test_help_shows_this_variants_moves_in_the_phase_at_hand_with_examples() -> None:
+    gin = new_game("gin", players=2, seed=1)
+    text = help_text(gin, 0)
+    assert "take discard [N]" in text
+    assert "for example: take discard" in text
+    assert "for example: pass" in text
+    for other in ("declare", "frish", "take open", "drop", "knock", "*=Ks"):
+        assert other not in text, other  # no other variant's verbs, nor moves of later phases
+    after = gin.apply(next(iter(gin.legal_actions())))  # p1 takes the upcard: now discard
+    text = help_text(after, 0)
+    assert "discard CARD" in text
+    example = re.search(r"for example: discard (\S+)", text)
+    assert example is not None
+    assert example.group(1) in {str(card) for card in after.hands[0]}
+
+
+def test_typos_get_the_nearest_moves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = "drwa stock\ntake\nquit\n"
+    _, out = run(["play", "--seed", "1", "--players", "2"], script, monkeypatch, capsys)
+    assert "there is no move 'drwa' in Rummy 101; did you mean 'draw stock'?" in out
+    assert "'take' is only the start of a move; did you mean 'take open'?" in out
+
+
+def test_the_default_game_plays_to_the_end_of_its_match(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # p1 plays as the greedy bots do; the default table is Rummy 101 with three players, so
+    # the match goes on past the first elimination (rules 1.21, 1.22) to its end.
+    state = new_game("rummy101", players=3, seed=2)
+    commands = []
+    while not state.is_over:
+        seat = state.to_act[0]
+        action = GreedyBot().choose(state.observation(seat))
+        if seat == 0:
+            commands.append(format_action(action).removeprefix("p1 "))
+        state = state.apply(action)
+    assert state.result is not None
+    assert len(state.players_in) < 3 or any(
+        "rebuy" in type(a).__name__.lower() for a in state.history
+    )
+    code, out = run(
+        ["play", "--seed", "2"], "\n".join([*commands, "quit"]) + "\n", monkeypatch, capsys
+    )
+    assert code == 0
+    winners = ", ".join(f"p{seat + 1}" for seat in state.result.winners)
+    assert f"match over: won by {winners}" in out
+    assert "the match is over: save FILE keeps its record, quit ends" in out
+    assert out.count("eliminated") >= 1 or "rebuy" in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines=st.lists(st.text(max_size=30).map(lambda text: text.replace("\n", " ")), max_size=6))
+def test_any_input_gets_words_never_a_traceback_nor_a_raw_control_character(
+    lines: list[str],
+) -> None:
+    script = "\n".join([*lines, "quit"]) + "\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.StringIO(script))
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["play", "--variant", "gin", "--players", "2", "--seed", "1"])
+    assert (code, err.getvalue()) == (0, "")
+    shown = out.getvalue()
+    assert not [char for char in shown if unicodedata.category(char) == "Cc" and char not in "\n\t"]
+
+
+def test_without_a_terminal_the_prompt_comes_before_the_line_is_read(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A driver reading the output knows the game waits for a line once it sees "> ".
+    _, out = run(["play", "--seed", "1", "--players", "2"], "", monkeypatch, capsys)
+    assert out.endswith(
+        "  your move: draw from the stock, take the open card Kh or propose a Frish\n> "
+    )
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("gin", "p2:10"), ("rummy101", "p3:")])
+def test_play_seats_three_players_or_as_near_as_the_variant_allows(
+    variant: str, seats: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Gin is for two players: the default of three must not refuse to start it.
+    code, out = run(["play", "--variant", variant, "--seed", "1"], "quit\n", monkeypatch, capsys)
+    assert code == 0
+    assert seats in out
+    assert "is for 2 players" not in out
