@@ -164,11 +164,19 @@ class _Progress:
             self._bar.stop()
 
 
+#: The players ``rummylib simulate`` seats unless told: four, or as near as the variant
+#: allows (two in gin).
+SIMULATE_PLAYERS = 4
+
+
 def _simulate(args: argparse.Namespace, printer: _Printer) -> int:
     variant: Variant = args.variant
     if args.settings:
         variant = get_variant(variant.name, **{**variant.settings(), **dict(args.settings)})
-    players = variant.check_players(args.players)
+    players = args.players
+    if players is None:
+        players = min(max(SIMULATE_PLAYERS, variant.min_players), variant.max_players)
+    players = variant.check_players(players)
     names: tuple[str, ...] = args.bots
     if len(names) not in {1, players}:  # refused before any match
         msg = f"--bots names {len(names)} bots for {players} players"
@@ -743,9 +751,9 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--players",
         type=_whole_number(),
-        default=4,
+        default=None,
         help="how many players, as many as the variant allows (see rummylib variants; "
-        "default: %(default)s)",
+        "default: 4, or as near as the variant allows)",
     )
     simulate.add_argument(
         "--matches",

@@ -558,6 +558,17 @@ def test_simulate_title_says_1_match_and_stays_on_one_line(
     assert "matches" not in lines[0]
 
 
+@pytest.mark.parametrize(("variant", "players"), [("gin", 2), ("rummy101", 4)])
+def test_simulate_seats_four_players_or_as_near_as_the_variant_allows(
+    capsys: pytest.CaptureFixture[str], variant: str, players: int
+) -> None:
+    # Gin is for two players: the default of four must not refuse to simulate it.
+    argv = ["simulate", "--variant", variant, "--matches", "1", "--backend", "serial"]
+    assert main(argv) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert f"{variant}: 1 match, {players} players, bots greedy" in lines
+
+
 def test_simulate_with_mixed_bots_names_the_bot_in_each_seat(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
