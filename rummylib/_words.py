@@ -41,20 +41,7 @@ from rummylib.actions import (
     specs,
 )
 from rummylib.errors import IllegalActionError, RummyError
-from rummylib.phases import PhaseBase
 from rummylib.state import GameState
-from rummylib.variants.carousel import CarouselPhase
-from rummylib.variants.gin import GinPhase
-from rummylib.variants.indian import Drop, IndianPhase, Show
-from rummylib.variants.israeli import (
-    AnswerFrish,
-    DeclareRummy,
-    GiveUp,
-    IsraeliPhase,
-    ProposeFrish,
-    ShowMelds,
-    TakeOpenCard,
-)
 
 __all__ = [
     "COMMANDS",
@@ -99,14 +86,6 @@ def _top(state: GameState) -> str:
     return str(state.discard_pile[-1]) if state.discard_pile else "discard"
 
 
-def _last_melder(state: GameState, player: int) -> int | None:
-    """Who laid down the melds a player may lay off on (gin: the knocker)."""
-    for action in reversed(state.history):
-        if isinstance(action, LayDown) and action.player != player:
-            return action.player
-    return None
-
-
 def _take(state: GameState, actions: Sequence[Action]) -> str:
     counts = sorted({action.count for action in actions if isinstance(action, TakeDiscard)})
     if counts and counts[-1] > 1:
@@ -114,77 +93,20 @@ def _take(state: GameState, actions: Sequence[Action]) -> str:
     return f"take the {_top(state)}"
 
 
-def _lay_off(state: GameState, actions: Sequence[Action]) -> str:
-    player = actions[0].player
-    owner = _last_melder(state, player)
-    if state.phase is GinPhase.LAYOFF and owner is not None:
-        return f"lay off on p{owner + 1}'s melds"
-    return "lay off a card on a table meld"
-
-
-def _rebuy(state: GameState, actions: Sequence[Action]) -> str:
-    if state.phase is IndianPhase.REJOIN:
-        return "rejoin the pool"
-    return "buy back into the match"
-
-
-#: A phrase per action kind: what playing it means, in a player's words.
+#: A phrase per action kind of :mod:`rummylib.actions`: what playing it means, in a player's
+#: words. A variant says its own kinds, and any it says differently, through
+#: :meth:`~rummylib.engine.Variant.move_words`.
 _PHRASES: Final[dict[type[Action], Callable[[GameState, Sequence[Action]], str]]] = {
     DrawStock: lambda state, actions: "draw from the stock",
     TakeDiscard: _take,
-    TakeOpenCard: lambda state, actions: f"take the open card {state.open_card}",
     Discard: lambda state, actions: "discard a card",
     LayDown: lambda state, actions: "lay down melds",
-    LayOff: _lay_off,
+    LayOff: lambda state, actions: "lay off a card on a table meld",
     Rearrange: lambda state, actions: "play to the table (write the whole new table)",
     Knock: lambda state, actions: "knock",
     Pass: lambda state, actions: "pass",
-    Rebuy: _rebuy,
+    Rebuy: lambda state, actions: "buy back into the match",
     DeclineRebuy: lambda state, actions: "leave the match",
-    DeclareRummy: lambda state, actions: "declare rummy",
-    ShowMelds: lambda state, actions: "show your melds",
-    GiveUp: lambda state, actions: "give up showing",
-    ProposeFrish: lambda state, actions: "propose a Frish",
-    AnswerFrish: lambda state, actions: "accept or refuse the Frish",
-    Drop: lambda state, actions: "drop your hand",
-    Show: lambda state, actions: "show with a finishing card",
-}
-
-
-def _declarer(state: GameState) -> str:
-    for action in reversed(state.history):
-        if isinstance(action, DeclareRummy):
-            return f"p{action.player + 1}"
-    return "a player"
-
-
-def _proposer(state: GameState) -> str:
-    for action in reversed(state.history):
-        if isinstance(action, ProposeFrish):
-            return f"p{action.player + 1}"
-    return "a player"
-
-
-#: What a phase is for, said before the moves it allows.
-_LEADS: Final[dict[PhaseBase, Callable[[GameState], str]]] = {
-    GinPhase.FIRST_UPCARD: lambda state: (
-        "the first upcard" if state.detail.passes != 2 else "both passed the upcard"
-    ),
-    GinPhase.WALL: lambda state: (
-        "the stock is down to two cards (the wall): knock now, or the deal is a draw"
-    ),
-    GinPhase.KNOCK_DISCARD: lambda state: "you knocked: discard to finish the knock",
-    GinPhase.KNOCKER_MELDS: lambda state: "you knocked: lay down your melds, then pass to end",
-    GinPhase.LAYOFF: lambda state: "you may add your cards to the knocker's melds now",
-    GinPhase.DEFENDER_MELDS: lambda state: "now lay down your own melds (the rest is deadwood)",
-    IsraeliPhase.SHOW_MELDS: lambda state: (
-        f"{_declarer(state)} declared rummy: show your melds to count fewer points"
-    ),
-    IsraeliPhase.FRISH_VOTE: lambda state: f"{_proposer(state)} proposes a Frish (a new deal)",
-    IsraeliPhase.REBUY: lambda state: "you are out of the match",
-    CarouselPhase.KNOCK_CHOICE: lambda state: "your hand is low enough to knock",
-    CarouselPhase.FINAL_TURN: lambda state: "a player knocked: this is your final turn",
-    IndianPhase.REJOIN: lambda state: "the pool put you out",
 }
 
 
@@ -197,7 +119,13 @@ def _usage(kind: type[Action]) -> str:
 
 
 def phrase(state: GameState, kind: type[Action], actions: Sequence[Action] = ()) -> str:
-    """What playing ``kind`` means now, in a player's words (a plugin's kind: its verb)."""
+    """What playing ``kind`` now means, in a player's words: the variant's, else the front end's.
+
+    A kind neither knows is named by its record verb.
+    """
+    said = state.variant.move_words(state, kind, actions)
+    if said is not None:
+        return said
     words = _PHRASES.get(kind)
     if words is None:
         return _words_of(kind)
@@ -229,8 +157,7 @@ def _prompt_parts(state: GameState, player: int) -> tuple[str | None, str]:
     if not kinds:
         return None, "no moves now: it is not your turn"
     words = _join([phrase(state, kind, actions) for kind, actions in kinds.items()])
-    lead = _LEADS.get(state.phase)
-    return (None if lead is None else lead(state)), words
+    return state.variant.phase_words(state), words
 
 
 def _refusal(state: GameState, player: int, reason: str) -> IllegalActionError:
@@ -257,7 +184,7 @@ def help_text(state: GameState, player: int) -> str:
             lines.append(f"  {'':<28} for example: {_example(actions[0])}")
     else:
         lines.append(f"{title}: no moves now")
-    if any(kind in kinds for kind in (LayDown, DeclareRummy, ShowMelds, Rearrange)):
+    if any("| meld" in _usage(kind) for kind in kinds):  # a move that writes melds
         lines.append("  melds are separated by '|'; '*=Ks' says a joker stands for Ks")
     lines.append("Other commands:")
     lines.extend(f"  {command:<28} {what}" for command, what in COMMANDS.items())

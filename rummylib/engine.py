@@ -752,6 +752,25 @@ class Variant(Generic[D]):
         """
         return _NO_FACTS
 
+    def move_words(
+        self, state: GameState[D], kind: type[Action], actions: Sequence[Action]
+    ) -> str | None:
+        """What playing ``kind`` means now, in a player's words (``rummylib play``'s prompts).
+
+        ``actions`` are the legal moves of that kind (empty: the kind in general). ``None``
+        (the default) leaves the words to the front end: its own for the actions of
+        :mod:`rummylib.actions`, else the kind's record verb. A variant names the moves of
+        its own kinds here ("drop your hand") and any it says differently ("rejoin").
+        """
+        return None
+
+    def phase_words(self, state: GameState[D]) -> str | None:
+        """What the phase at hand is for, said before the moves it allows; ``None``: nothing.
+
+        For ``rummylib play``: "you may add your cards to the knocker's melds now".
+        """
+        return None
+
     def greedy_action(self, observation: Observation) -> Action | None:
         """The variant's own greedy move for :class:`~rummylib.bots.GreedyBot`.
 

@@ -20,7 +20,7 @@ from rummylib._words import help_text, prompt
 from rummylib.actions import LayOff
 from rummylib.bots import GreedyBot
 from rummylib.cli import main
-from rummylib.variants.gin import GinPhase
+from rummylib.variants.gin import GinPhase, GinRummy
 
 
 def run(
@@ -155,3 +155,18 @@ def test_play_seats_three_players_or_as_near_as_the_variant_allows(
     assert code == 0
     assert seats in out
     assert "is for 2 players" not in out
+
+
+def test_the_words_of_a_move_and_a_phase_come_from_the_variant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The front end names no variant: a variant (a plugin too) says its own moves and phases.
+    state = new_game("gin", players=2, seed=1)
+    assert prompt(state, 0) == "the first upcard: take the 4c or pass"
+    monkeypatch.setattr(GinRummy, "phase_words", lambda self, state: "your say")
+    monkeypatch.setattr(
+        GinRummy,
+        "move_words",
+        lambda self, state, kind, actions: "wave" if kind.__name__ == "Pass" else None,
+    )
+    assert prompt(state, 0) == "your say: take the 4c or wave"

@@ -526,6 +526,14 @@ class Carousel(Variant[CarouselDetail]):
             draws=detail.draws, final_turns=detail.final_turns, deals_won=detail.deals_won
         )
 
+    def phase_words(self, state: State) -> str | None:
+        """The knock choice and the final turn (rules 2.11, 2.12)."""
+        if state.phase is CarouselPhase.KNOCK_CHOICE:
+            return "your hand is low enough to knock"
+        if state.phase is CarouselPhase.FINAL_TURN:
+            return "a player knocked: this is your final turn"
+        return None
+
     def greedy_action(self, observation: Observation) -> Action | None:
         """Meld the most points :func:`best_play` finds, knock when allowed, else draw."""
         actions = observation.legal_actions

@@ -20,7 +20,7 @@ Phases, action model and guards follow OpenSpiel move by move (see the rules pag
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final, TypeAlias, cast
 
 import attrs
@@ -136,6 +136,15 @@ _KNOCK_DISCARD: Final = GinPhase.KNOCK_DISCARD
 
 #: A state of a gin match.
 State: TypeAlias = "GameState[GinDetail]"
+
+#: What the steps of a deal after the draws are for, in a player's words.
+_STEP_WORDS: Final[dict[PhaseBase, str]] = {
+    GinPhase.WALL: "the stock is down to two cards (the wall): knock now, or the deal is a draw",
+    GinPhase.KNOCK_DISCARD: "you knocked: discard to finish the knock",
+    GinPhase.KNOCKER_MELDS: "you knocked: lay down your melds, then pass to end",
+    GinPhase.LAYOFF: "you may add your cards to the knocker's melds now",
+    GinPhase.DEFENDER_MELDS: "now lay down your own melds (the rest is deadwood)",
+}
 
 
 @functools.lru_cache(maxsize=8192)
@@ -529,6 +538,28 @@ class GinRummy(Variant[GinDetail]):
         return GinPublic(
             knock_card=detail.knock_card, knocker=detail.knocker, upcard_passes=detail.passes
         )
+
+    def move_words(self, state: State, kind: type[Action], actions: Sequence[Action]) -> str | None:
+        """A lay-off in the lay-off step is onto the knocker's melds."""
+        if kind is LayOff and actions and state.phase is GinPhase.LAYOFF:
+            player = actions[0].player
+            knocker = next(
+                (
+                    action.player
+                    for action in reversed(state.history)
+                    if isinstance(action, LayDown) and action.player != player
+                ),
+                None,
+            )
+            if knocker is not None:
+                return f"lay off on p{knocker + 1}'s melds"
+        return None
+
+    def phase_words(self, state: State) -> str | None:
+        """What each step of gin's deal is for (rules 4.3-4.8)."""
+        if state.phase is GinPhase.FIRST_UPCARD:
+            return "both passed the upcard" if state.detail.passes == 2 else "the first upcard"
+        return _STEP_WORDS.get(state.phase)
 
     def greedy_action(self, observation: Observation) -> Action | None:
         """Knock at once, lay the best melds, lay off what lowers the deadwood, else pass."""

@@ -634,6 +634,20 @@ class IndianRummy(Variant[IndianDetail]):
             eliminated=detail.eliminated,
         )
 
+    def move_words(self, state: State, kind: type[Action], actions: Sequence[Action]) -> str | None:
+        """Drops, shows and the pools' rejoin."""
+        if kind is Drop:
+            return "drop your hand"
+        if kind is Show:
+            return "show with a finishing card"
+        if kind is Rebuy and state.phase is IndianPhase.REJOIN:
+            return "rejoin the pool"
+        return None
+
+    def phase_words(self, state: State) -> str | None:
+        """A player put out of a pool may rejoin (rule 6.17)."""
+        return "the pool put you out" if state.phase is IndianPhase.REJOIN else None
+
     def greedy_action(self, observation: Observation) -> Action | None:
         """Show when it can; drop a hopeless first hand; otherwise the bot's generic play.
 

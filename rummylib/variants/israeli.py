@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeAlias, cast
+from typing import Any, ClassVar, Final, TypeAlias, cast
 
 import attrs
 
@@ -401,6 +401,23 @@ class IsraeliDetail:
 
 #: A state of a Rummy 71/101 match.
 State: TypeAlias = "GameState[IsraeliDetail]"
+
+#: The Israeli moves in a player's words (``rummylib play``).
+_MOVE_WORDS: Final[dict[type[Action], str]] = {
+    DeclareRummy: "declare rummy",
+    ShowMelds: "show your melds",
+    GiveUp: "give up showing",
+    ProposeFrish: "propose a Frish",
+    AnswerFrish: "accept or refuse the Frish",
+}
+
+
+def _last_of(state: State, kind: type[PlayerAction]) -> str:
+    """Who made the last move of ``kind`` (``p2``), or "a player"."""
+    for action in reversed(state.history):
+        if isinstance(action, kind):
+            return f"p{action.player + 1}"
+    return "a player"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1201,6 +1218,24 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     def may_ever_discard(self, card: Card, observation: Observation | None = None) -> bool:
         """Rule 1.9: a joker is never discarded."""
         return not card.is_joker
+
+    def move_words(self, state: State, kind: type[Action], actions: Sequence[Action]) -> str | None:
+        """The Israeli moves: the open card, declaring, showing, the Frish."""
+        if kind is TakeOpenCard:
+            return f"take the open card {state.open_card}" if actions else "take the open card"
+        return _MOVE_WORDS.get(kind)
+
+    def phase_words(self, state: State) -> str | None:
+        """After a declaration, during a Frish vote, at a rebuy."""
+        phase = state.phase
+        if phase is IsraeliPhase.SHOW_MELDS:
+            declarer = _last_of(state, DeclareRummy)
+            return f"{declarer} declared rummy: show your melds to count fewer points"
+        if phase is IsraeliPhase.FRISH_VOTE:
+            return f"{_last_of(state, ProposeFrish)} proposes a Frish (a new deal)"
+        if phase is IsraeliPhase.REBUY:
+            return "you are out of the match"
+        return None
 
     def greedy_action(self, observation: Observation) -> Action | None:
         """Frish, declarations and shows for :class:`~rummylib.bots.GreedyBot`.
