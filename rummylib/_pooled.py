@@ -1,9 +1,9 @@
-"""Complete arrangements that must hold runs, with wild cards: jokers pooled (private).
+"""Complete arrangements that must hold runs, jokers and wild cards pooled (private).
 
-The search behind ``arrange(..., require=Requirement(complete=True, min_runs=…))`` for a hand
-holding wild cards (:attr:`MeldRules.wild_ranks <rummylib.melds.MeldRules.wild_ranks>`), the
-Indian show of rule 6.12. :mod:`rummylib._require` asks it first and falls back on its own
-search for the rules it does not model (:func:`models`).
+The search behind ``arrange(..., require=Requirement(complete=True, min_runs=…))`` under rules
+with one wild rank or none (:attr:`MeldRules.wild_ranks <rummylib.melds.MeldRules.wild_ranks>`):
+the Indian show of rule 6.12. :mod:`rummylib._require` asks it first and keeps its own search
+for the rules it does not model (:func:`models`).
 
 **Why jokers can be pooled.** With one wild rank, ``min_naturals`` 1 and jokers allowed beside
 an ace, a wild card standing for itself in a meld that holds another natural card may be read
@@ -24,14 +24,19 @@ and each run through it is tried (a run by the natural cards it holds, its joker
 gaps and padding it to ``min_size``; a group of one natural card and jokers only when no run
 could do as much), the cards it takes are taken, and the search goes on with the next lowest.
 When no true natural card is left, the jokers left over must make the wild runs the
-requirement still asks for and fit into the melds (:meth:`_Cover.finish`). Failed states are
-remembered for the call. With a discard, a first search lets any one card go (is there a
-complete arrangement at all?); then the allowed cards are tried heaviest first (at their value
-in hand, a wild card as a joker; the lowest among equals), each with a search of the rest, and
-the first that works is the discard.
+requirement still asks for and fit into the melds (:meth:`_Cover.finish`). A quick bound cuts
+a state short (:meth:`_Cover.may_cover`: an isolated natural card needs a joker of its own; a
+pure run still to make needs three cards in a row), and a failed state is remembered for the
+call with what it had (jokers used, runs, room), so a state no better fails at once.
 
-The answer is deterministic (it depends on the hand as a multiset) and each meld is shown at
-its strongest reading (:func:`rummylib._require.strongest`).
+**A discard** is the heaviest allowed card (at its value in hand, a wild card as a joker; the
+lowest among equals) whose setting aside leaves such an arrangement: a branch and bound in
+which the card being covered may go instead, and only discards better than the best found
+are tried after it. With jokers to spare the heaviest card usually goes, so it is tried on
+its own first.
+
+The answer is deterministic (it depends on the hand as a multiset); :mod:`rummylib._require`
+shows each meld at its strongest reading.
 """
 
 from __future__ import annotations
