@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import random
+import tomllib
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rummylib.records._read as records_read
 from rummylib import NotationError, RummyError, new_game
 from rummylib.bots import GreedyBot, play
 from rummylib.records import MAX_BYTES, dumps, load, loads
@@ -57,7 +57,7 @@ def test_a_record_over_the_size_limit_is_refused_before_it_is_parsed(
     def never(text: str) -> object:
         raise AssertionError("an oversized record was parsed")
 
-    monkeypatch.setattr(records_read.tomllib, "loads", never)
+    monkeypatch.setattr(tomllib, "loads", never)  # the module _read parses with
     text = oversized()
     data = text if kind is str else text.encode("utf-8")
     with pytest.raises(
