@@ -507,8 +507,11 @@ def run_serial(jobs: Sequence[Job], workers: int) -> Iterator[Figures]:
 
 
 def run_processes(jobs: Sequence[Job], workers: int) -> Iterator[Figures]:
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
+    try:
         yield from pool.map(run_job, jobs)
+    finally:  # interrupted: the batches not started are dropped, not waited for
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_ray(jobs: Sequence[Job], workers: int) -> Iterator[Figures]:
