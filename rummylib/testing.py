@@ -291,11 +291,11 @@ class RulesMachine(RuleBasedStateMachine):
     example reads as a few steps from a sorted deal), ``play_engine_move``,
     ``report_host_event`` (a legal :class:`~rummylib.actions.Disconnect`,
     :class:`~rummylib.actions.Reconnect` or :class:`~rummylib.actions.TimeExpired`),
-    ``try_illegal_action`` (every kind of :class:`Refusal`, illegal melds included) and
-    ``try_malformed_action`` (every registered kind of action built with a field of the wrong
-    type, which its constructor must refuse, and something that is not an action at all,
-    which ``verify`` must refuse; see :meth:`on_malformed`). A subclass may add rules of its
-    own.
+    ``try_illegal_action`` (every kind of :class:`~rummylib.strategies.Refusal`, illegal
+    melds included) and ``try_malformed_action`` (every registered kind of action built with a
+    field of the wrong type, which its constructor must refuse, and something that is not an
+    action at all, which ``verify`` must refuse; see :meth:`on_malformed`). A subclass may add
+    rules of its own.
 
     Attributes:
         variant: the variant to play (an instance or a registered name); ``None`` draws one of

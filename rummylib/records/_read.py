@@ -404,8 +404,9 @@ def loads(text: str | bytes, *, strict: bool = True) -> Record:
     >>> loads(text, strict=False).errors[0].line
     8
 
-    The text is refused before it is parsed when it is larger than :data:`MAX_BYTES`
-    (8 MiB of UTF-8); a byte-order mark at its start is skipped.
+    The text is refused before it is parsed when it is larger than
+    :data:`~rummylib.records.MAX_BYTES` (8 MiB of UTF-8); a byte-order mark at its start is
+    skipped.
 
     Raises:
         NotationError: the text is not a record or is too large, or (with ``strict``) a line
@@ -464,8 +465,8 @@ def load(file: str | os.PathLike[str] | IO[str] | IO[bytes], *, strict: bool = T
     rummylib.errors.NotationError: cannot read no/such/record.toml: No such file or directory
 
     Raises:
-        NotationError: the file cannot be read, is larger than :data:`MAX_BYTES`, or its text
-            is not a valid record.
+        NotationError: the file cannot be read, is larger than
+            :data:`~rummylib.records.MAX_BYTES`, or its text is not a valid record.
     """
     # Never more than the limit and one byte is read: a larger file is refused unread.
     if isinstance(file, str | os.PathLike):
