@@ -961,8 +961,8 @@ def test_issue_30_rummy500_lay_off_end_none_is_listed_where_one_end_takes_the_ca
     jack = LayOff(player=1, card=parse_card("Jh"), meld_index=0, end=None)
     assert listed == [seven, jack]
     assert state.is_legal(seven)
-    for end in ("low", "high"):
-        assert refused(state, attrs.evolve(seven, end=end)) == (
+    for side in ("low", "high"):
+        assert refused(state, attrs.evolve(seven, end=side)) == (
             "7h fits only one end of meld 0 (8h 9h Th): leave end out"
         )
     # Every form with every end agrees with the listing.
