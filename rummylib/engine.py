@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import numbers
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -363,9 +364,11 @@ class Variant(Generic[D]):
 
     def check_players(self, players: object) -> int:
         """Return ``players`` if this variant can be played by that many, else raise."""
-        if isinstance(players, bool) or not isinstance(players, int):
+        # Any integer type (a numpy integer from an array of seats), never a bool.
+        if isinstance(players, bool) or not isinstance(players, numbers.Integral):
             msg = f"players must be a whole number, not {shorten(players)}"
             raise ConfigurationError(msg)
+        players = int(players)
         if not self.min_players <= players <= self.max_players:
             low, high = self.min_players, self.max_players
             counts = f"{low}" if low == high else f"{low} to {high}"

@@ -15,6 +15,8 @@ Entry points are read on the first look-up (or listing), so installing the packa
 ``rummylib variants`` all find the new variant. A plugin that cannot be loaded (an import
 error, a class that is not a :class:`~rummylib.engine.Variant`, a name already taken) is left
 out with a :class:`PluginWarning` naming its entry point; the other variants are unaffected.
+That holds for anything a plugin raises while it is imported, :class:`SystemExit` included
+(only :class:`KeyboardInterrupt` goes through).
 A plugin cannot take the name or an alias of a built-in variant, imported yet or not.
 :func:`register_variant` registers a class directly, for variants defined in a script.
 
@@ -140,10 +142,18 @@ class _Registry(Mapping[str, type[Variant]]):
                 self._folded[key] = name
 
     def _holds(self, name: str, cls: type[Variant]) -> bool:
-        """Whether ``cls`` is the class registered as ``name`` (a built-in one, imported or not)."""
+        """Whether ``cls`` may be registered as ``name``, which is taken.
+
+        It may if it is the class registered (a built-in one, imported or not), or that class
+        defined again by the same code (a notebook cell run again).
+        """
         registered = self._classes.get(name)
         if registered is not None:
-            return registered is cls
+            return registered is cls or (
+                name not in self._built_in
+                and (registered.__module__, registered.__qualname__)
+                == (cls.__module__, cls.__qualname__)
+            )
         return self._built_in.get(name) == f"{cls.__module__}:{cls.__qualname__}"
 
     def register(self, cls: type[Variant]) -> None:
@@ -175,6 +185,12 @@ class _Registry(Mapping[str, type[Variant]]):
             if taken is not None and not self._holds(taken, cls):
                 msg = f"the name {key!r} of {cls.__qualname__} is taken by variant {taken!r}"
                 raise ConfigurationError(msg)
+        if self._classes.get(name) is cls:
+            return  # the identical class again: nothing changes
+        # A class defined again replaces the old one, with the aliases it declares now.
+        for key in [key for key, held in self._folded.items() if held == name]:
+            if key not in keys and name not in self._built_in:
+                del self._folded[key]
         self._classes[name] = cls
         for key in keys:
             self._folded[key] = name
@@ -216,7 +232,9 @@ class _Registry(Mapping[str, type[Variant]]):
             where = f"entry point {entry.name!r} ({entry.value}) of group {self._group!r}"
             try:
                 cls = entry.load()
-            except Exception as error:
+            except KeyboardInterrupt:
+                raise  # the user stops the program: not the plugin's failure to report
+            except BaseException as error:  # SystemExit too: a plugin never ends the program
                 message = f"variant plugin left out: {where} failed to load: {error!r}"
                 warnings.warn(message, PluginWarning, stacklevel=2)
                 continue
@@ -226,6 +244,9 @@ class _Registry(Mapping[str, type[Variant]]):
                 warnings.warn(
                     f"variant plugin left out: {where}: {error}", PluginWarning, stacklevel=2
                 )
+            except Exception as error:  # the class itself fails (a metaclass that raises)
+                message = f"variant plugin left out: {where} cannot be registered: {error!r}"
+                warnings.warn(message, PluginWarning, stacklevel=2)
 
     def __getitem__(self, name: str) -> type[Variant]:
         self._load_plugins()
@@ -275,7 +296,9 @@ def register_variant(cls: _V) -> _V:
     ...
     rummylib.errors.ConfigurationError: only a Variant subclass can be registered, not <class 'str'>
 
-    Registering the same class again does nothing.
+    Registering the same class again does nothing; a class of the same module and name
+    defined again (a notebook cell run again) replaces the one registered, with its aliases.
+    Any other class under a registered name or alias is a clash.
 
     Raises:
         ConfigurationError: ``cls`` is not a :class:`~rummylib.engine.Variant` subclass, its

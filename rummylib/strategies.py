@@ -912,6 +912,10 @@ class Refusal(enum.Enum):
     NO_SUCH_PLAYER = "no_such_player"
     #: Any move once the match is over.
     MATCH_OVER = "match_over"
+    #: A move that carries melds (a lay-down, a declaration, a new table) with one of them not
+    #: a meld: a listed move with a meld cut to fewer cards than a meld needs, or a move of a
+    #: kind the phase allows whose one meld is that many cards from the player's hand.
+    INVALID_MELD = "invalid_meld"
 
 
 def _bare_moves() -> list[type[Action]]:
@@ -989,6 +993,57 @@ def _lay_off_nowhere(state: GameState, player: int) -> list[Action]:
     ]
 
 
+def _cut(meld: Meld, size: int) -> Meld:
+    """The meld's first ``size`` cards, as a meld that is not one (too few cards)."""
+    return Meld(meld.kind, meld.cards[:size], meld.stands_for[:size])
+
+
+def _with_broken_meld(action: Action, size: int) -> list[Action]:
+    """The action with each of its (up to three first) melds in turn cut to ``size`` cards."""
+    field = _melds_field(action)
+    if field is None or size < 1:
+        return []
+    melds: tuple[Meld, ...] = getattr(action, field)
+    broken = []
+    for index, meld in enumerate(melds[:3]):
+        if len(meld.cards) > size:
+            cut = (*melds[:index], _cut(meld, size), *melds[index + 1 :])
+            broken.append(attrs.evolve(action, **_change(field, cut)))
+    return broken
+
+
+def _melds_from_hand(state: GameState, player: int, size: int) -> list[Action]:
+    """A move of each meld-carrying kind the phase allows, with ``size`` hand cards as a meld.
+
+    Its other fields: a card is another card of the hand (a declaration's finishing card); a
+    move whose melds are the whole new table (``table``) keeps the table's melds too.
+    """
+    hand = sorted(set(state.hands[player]), key=lambda card: card.index)
+    naturals = [card for card in hand if not card.is_joker]
+    if size < 1 or len(naturals) < size:
+        return []
+    cards = tuple(naturals[:size])
+    bad = Meld(MeldKind.GROUP, cards, cards)
+    spare = next((card for card in naturals[size:]), None)
+    allowed = state.variant.phase_actions.get(state.phase, ())
+    moves: list[Action] = []
+    for kind in allowed:
+        spec = spec_of(kind)
+        if spec.melds is None:
+            continue
+        fields: dict[str, Any] = {"player": player}
+        for name, codec in spec.codecs:
+            if name == spec.melds:
+                fields[name] = (*state.table, bad) if name == "table" else (bad,)
+            elif codec is Codec.CARD and spare is not None:
+                fields[name] = spare
+            elif codec not in {Codec.OPTIONAL_CARD, Codec.END}:
+                break  # a field this cannot fill: no such move
+        else:
+            moves.append(kind(**fields))
+    return moves
+
+
 def _refusals(state: GameState) -> list[tuple[Action, Refusal]]:
     """Every illegal action :func:`illegal_actions` draws from, with its kind, simplest first."""
     seats = range(state.player_count)
@@ -1023,6 +1078,13 @@ def _refusals(state: GameState) -> list[tuple[Action, Refusal]]:
         for extra in (0, 1)
         for action in listed[:3]
     ]
+    short = state.meld_rules.min_size - 1  # one card fewer than a meld has
+    for action in listed:
+        found += [(broken, Refusal.INVALID_MELD) for broken in _with_broken_meld(action, short)]
+    for player in state.to_act:
+        found += [
+            (action, Refusal.INVALID_MELD) for action in _melds_from_hand(state, player, short)
+        ]
     return found
 
 

@@ -58,27 +58,102 @@ from rummylib import (
     get_variant,
     new_game,
 )
-from rummylib.actions import Action, Disconnect, Reconnect, TimeExpired
+from rummylib.actions import (
+    Action,
+    Codec,
+    Discard,
+    Disconnect,
+    DrawStock,
+    Knock,
+    Pass,
+    PlayerAction,
+    Reconnect,
+    TimeExpired,
+    specs,
+)
 from rummylib.bots import GreedyBot
+from rummylib.cards import JOKER
+from rummylib.engine import PhaseBase
+from rummylib.phases import Phase
 from rummylib.strategies import Refusal, illegal_actions, legal_actions, sorted_deal, variants
 
 __all__ = [
+    "MALFORMED_VALUES",
+    "NOT_ACTIONS",
     "Refusal",
     "RulesMachine",
     "assert_cards_conserved",
     "assert_consistent_observation",
     "assert_no_leak",
     "hide_from",
+    "malformed_actions",
 ]
 
 #: The longest stretch of greedy play one step of :class:`RulesMachine` makes.
 MAX_GREEDY_MOVES: Final = 12
+#: The most moves one ``steer`` step of :class:`RulesMachine` plays towards the match's aim.
+MAX_STEERED_MOVES: Final = 1000
+#: How many listed moves ``steer`` looks one move ahead through, for one that reaches the aim.
+STEER_LOOKAHEAD: Final = 64
+#: How ``steer`` plays on the way to the aim's phase: the greedy bot's moves, one in
+#: ``GUIDE_ODDS + 1`` another legal move (they end deals and matches), or stalling (drawing
+#: and passing, never knocking: the stock runs out).
+STEER_STYLES: Final = ("greedy", "stall")
+#: Out of ``GUIDE_ODDS + 1`` greedy-style moves of ``steer``, about one is another legal move.
+GUIDE_ODDS: Final = 4
 
 _GUIDE: Final = GreedyBot()
 _HOST_EVENTS: Final = (Disconnect, Reconnect, TimeExpired)
 #: The deals :meth:`RulesMachine.start_match` draws from (drawn values are printed, so they
 #: are words, not states): the sorted deal one time in four.
 _DEALS: Final = ("sorted", "shuffled", "shuffled", "shuffled")
+
+
+#: Values of the wrong type (or out of range) for each kind of action field, and the player's.
+MALFORMED_VALUES: Final[Mapping[Codec | str, tuple[object, ...]]] = {
+    "player": (-1, "0", True, None, 1.5),
+    Codec.CARD: ("7h", None, 7),
+    Codec.OPTIONAL_CARD: ("7h", 7),
+    Codec.WHOLE: ("0", True, 1.5, None),
+    Codec.FLAG: ("yes", 1, None),
+    Codec.MELDS: ("7h 8h 9h", None, 7),
+    Codec.END: ("sideways", 1),
+}
+#: Objects that are not actions at all, which ``verify`` must refuse as such.
+NOT_ACTIONS: Final[tuple[object, ...]] = (None, 0, "draw_stock", {"player": 0}, JOKER, DrawStock)
+
+
+def _valid_value(codec: Codec) -> object:
+    """A well-typed value for a field, for building an action with one other field wrong."""
+    values: dict[Codec, object] = {
+        Codec.CARD: JOKER,
+        Codec.OPTIONAL_CARD: None,
+        Codec.WHOLE: 0,
+        Codec.FLAG: False,
+        Codec.MELDS: (),
+        Codec.END: None,
+    }
+    return values[codec]
+
+
+def malformed_actions() -> list[tuple[type[PlayerAction], dict[str, object]]]:
+    """Every registered action kind with one field of the wrong type: the fields to build it.
+
+    Each action class's constructor must refuse each with
+    :class:`~rummylib.errors.IllegalActionError`.
+
+    >>> from rummylib.actions import Discard
+    >>> (Discard, {"player": 0, "card": "7h"}) in malformed_actions()
+    True
+    """
+    cases: list[tuple[type[PlayerAction], dict[str, object]]] = []
+    for spec in specs():
+        fields: dict[str, object] = {"player": 0}
+        fields.update((name, _valid_value(codec)) for name, codec in spec.codecs)
+        slots: list[tuple[str, Codec | str]] = [("player", "player"), *spec.codecs]
+        for name, codec in slots:
+            cases += [(spec.cls, {**fields, name: bad}) for bad in MALFORMED_VALUES[codec]]
+    return cases
 
 
 def assert_cards_conserved(state: GameState, deck: Counter[Card]) -> None:
@@ -209,9 +284,17 @@ class RulesMachine(RuleBasedStateMachine):
 
     The steps (Hypothesis rules) are ``play_legal_move``, ``play_greedily`` (a stretch of up to
     ``MAX_GREEDY_MOVES`` (12) moves by :class:`~rummylib.bots.GreedyBot`, which reaches
-    declarations and the ends of deals), ``play_engine_move``, ``report_host_event`` (a legal
-    :class:`~rummylib.actions.Disconnect`, :class:`~rummylib.actions.Reconnect` or
-    :class:`~rummylib.actions.TimeExpired`) and ``try_illegal_action``. A subclass may add
+    declarations and the ends of deals), ``steer`` (up to ``MAX_STEERED_MOVES`` (1,000) moves
+    towards the match's *aim*, a phase drawn when it is dealt: any listed move that enters the
+    phase is taken, else greedy play with a few other moves, or stalling play; so Rummy 101's
+    rebuy, Carousel's final turn and gin's wall are reached within one step, and a failing
+    example reads as a few steps from a sorted deal), ``play_engine_move``,
+    ``report_host_event`` (a legal :class:`~rummylib.actions.Disconnect`,
+    :class:`~rummylib.actions.Reconnect` or :class:`~rummylib.actions.TimeExpired`),
+    ``try_illegal_action`` (every kind of :class:`~rummylib.strategies.Refusal`, illegal
+    melds included) and ``try_malformed_action`` (every registered kind of action built with a
+    field of the wrong type, which its constructor must refuse, and something that is not an
+    action at all, which ``verify`` must refuse; see :meth:`on_malformed`). A subclass may add
     rules of its own.
 
     Attributes:
@@ -223,6 +306,9 @@ class RulesMachine(RuleBasedStateMachine):
         refusals: the kinds of illegal action ``try_illegal_action`` tries.
         host_events: whether ``report_host_event`` runs.
         check_leaks: whether every step checks :func:`assert_no_leak` for every seat.
+        aims: the phases ``steer`` may aim for (one drawn per test case); ``None``: every
+            phase of the variant (:attr:`~rummylib.engine.Variant.phase_actions`) and the end
+            of the match.
 
     >>> RulesMachine.refusals == tuple(Refusal)
     True
@@ -234,11 +320,13 @@ class RulesMachine(RuleBasedStateMachine):
     refusals: ClassVar[Collection[Refusal]] = tuple(Refusal)
     host_events: ClassVar[bool] = True
     check_leaks: ClassVar[bool] = True
+    aims: ClassVar[Collection[PhaseBase] | None] = None
 
     def __init__(self) -> None:
         super().__init__()
         self._state: GameState | None = None
         self._deck: Counter[Card] = Counter()
+        self._aim: PhaseBase = Phase.MATCH_OVER
 
     @property
     def state(self) -> GameState:
@@ -277,6 +365,18 @@ class RulesMachine(RuleBasedStateMachine):
         raised. A server under test must refuse the same action here and stay as it was.
         """
 
+    def on_malformed(
+        self, state: GameState, built: object, fields: Mapping[str, object], error: Exception
+    ) -> None:
+        """Called after rummylib refused a malformed action in ``state`` (which is unchanged).
+
+        ``built`` is the action class whose constructor refused ``fields`` (one of them of
+        the wrong type), or, with ``fields`` empty, the object that is not an action and that
+        :meth:`~rummylib.state.GameState.verify` refused. ``error`` is the
+        :class:`~rummylib.errors.IllegalActionError` rummylib raised. A server under test must
+        refuse the same input here.
+        """
+
     def check_observation(self, state: GameState, player: int, observation: Observation) -> None:
         """Called after every step (and after the deal) for every seat.
 
@@ -305,7 +405,8 @@ class RulesMachine(RuleBasedStateMachine):
         """Deal a match: the settings, the player count, the deal and the seed, all drawn.
 
         The deal is the :func:`~rummylib.strategies.sorted_deal` about one time in four (and
-        examples shrink to it), else the shuffle of the seed.
+        examples shrink to it), else the shuffle of the seed. The aim of ``steer`` is drawn
+        too: one of :attr:`aims`.
         """
         variant = self._variant(data)
         players = self.players
@@ -316,6 +417,10 @@ class RulesMachine(RuleBasedStateMachine):
         seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
         deck = sorted_deal(variant, players) if deal == "sorted" else None
         state = new_game(variant, players=players, seed=seed, deck=deck)
+        aims = [*type(variant).phase_actions, Phase.MATCH_OVER]
+        if self.aims is not None:
+            aims = [phase for phase in aims if phase in self.aims] or [Phase.MATCH_OVER]
+        self._aim = data.draw(st.sampled_from(aims), label="aim")
         self._state = state
         self._deck = state.all_cards()
         self.on_start(state)
@@ -336,6 +441,82 @@ class RulesMachine(RuleBasedStateMachine):
             if state.is_over:
                 break
             self._advance(_GUIDE.choose(state.observation(state.to_act[0])))
+
+    @precondition(_playing)
+    @rule(style=st.sampled_from(STEER_STYLES), seed=st.integers(0, 2**16))
+    def steer(self, style: str, seed: int) -> None:
+        """Play towards the aim's phase until it is reached (or ``MAX_STEERED_MOVES`` moves).
+
+        A listed move (of the first ``STEER_LOOKAHEAD``) that enters the phase is taken; else
+        the move is the greedy bot's, or one in ``GUIDE_ODDS + 1`` a legal move chosen by
+        ``seed`` (``"greedy"``), or a draw or a pass where there is one and never a knock
+        (``"stall"``, until the stock runs out or is dealt anew; then greedy).
+        One step goes all the way, so a failing example reads as a few steps from the deal.
+        """
+        rng = random.Random(seed)
+        shuffles = self.state.shuffle_count
+        for _ in range(MAX_STEERED_MOVES):
+            state = self.state
+            if state.is_over or state.phase is self._aim:
+                break
+            if style == "stall" and (not state.stock or state.shuffle_count > shuffles):
+                style = "greedy"  # the stock ran out (or was dealt anew): stalling did its part
+            self._advance(self._steered_move(state, style, rng))
+
+    def _steered_move(self, state: GameState, style: str, rng: random.Random) -> Action:
+        listed = state.legal_actions()
+        for action in listed[:STEER_LOOKAHEAD]:
+            if state.apply(action).phase is self._aim:
+                return action
+        if style == "greedy" and rng.randrange(GUIDE_ODDS + 1) < GUIDE_ODDS:
+            return _GUIDE.choose(state.observation(state.to_act[0]))
+        if style == "stall":  # the stock runs out: Carousel's final turn, gin's wall
+            for kind in (DrawStock, Pass):
+                stalling = [action for action in listed if type(action) is kind]
+                if stalling:
+                    return stalling[0]
+            discards: list[Action] = [action for action in listed if isinstance(action, Discard)]
+            calm = discards or [action for action in listed if not isinstance(action, Knock)]
+            return rng.choice(calm or listed)
+        return rng.choice(listed)  # the greedy style's one move in GUIDE_ODDS + 1 elsewhere
+
+    @precondition(lambda self: self._state is not None)
+    @rule(data=st.data())
+    def try_malformed_action(self, data: st.DataObject) -> None:
+        """Build malformed actions and verify what is not an action: rummylib refuses them all.
+
+        Every registered kind is built once with a field of the wrong type (the field and
+        value drawn for each kind), then one object that is not an action is verified.
+        """
+        state = self.state
+        text = state.to_json()
+        by_kind: dict[type[PlayerAction], list[dict[str, object]]] = {}
+        for kind, fields in malformed_actions():
+            by_kind.setdefault(kind, []).append(fields)
+        # One malformed build of every registered kind, then one thing that is not an action.
+        for kind in sorted(by_kind, key=lambda kind: kind.kind):
+            fields = data.draw(st.sampled_from(by_kind[kind]), label=kind.__name__)
+            build: Any = kind  # the fields are wrong on purpose
+            try:
+                build(**fields)
+            except IllegalActionError as error:
+                refused = error
+            else:
+                msg = f"rummylib built {kind.__name__}(**{fields!r}), a malformed action"
+                raise AssertionError(msg)
+            self.on_malformed(state, kind, fields, refused)
+        thing = data.draw(st.sampled_from(NOT_ACTIONS), label="not an action")
+        assert not state.is_legal(thing), f"is_legal accepted {thing!r}"  # type: ignore[arg-type]
+        try:
+            state.verify(thing)  # type: ignore[arg-type]
+        except IllegalActionError as error:
+            refused = error
+        else:
+            msg = f"rummylib verified {thing!r}, which is not an action"
+            raise AssertionError(msg)
+        assert state.to_json() == text, "a malformed action changed the state"
+        self.on_malformed(state, thing, {}, refused)
+        self._check(state)
 
     @precondition(_playing)
     @rule()

@@ -176,3 +176,73 @@ def test_compare_envs_prints_the_gin_comparison_and_a_row_per_variant(
     # The fixed-length run that --instructions counts under valgrind.
     assert module.main(["--run-steps", "rummylib", "40"]) == 0
     assert module.pettingzoo_run("gin", seconds=None, steps=40, seed=1, one_deal=True) > 0
+
+
+# -- the soak: a bounded slice of it runs here (benchmarks/soak.py runs it at scale) -----------
+
+SOAK_SLICE = ["--variants", "gin,rummy500,indian_pool101,carousel", "--players", "2"]
+
+
+def soak_table(path: Path) -> dict[str, dict[str, str]]:
+    import csv  # noqa: PLC0415
+
+    with path.open(encoding="utf-8") as file:
+        return {row["variant"]: row for row in csv.DictReader(file)}
+
+
+def test_soak_slice_plays_whole_matches_with_every_check_and_no_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "soak.csv"
+    args = [*SOAK_SLICE, "--matches", "1", "--backend", "serial", "--csv", str(table)]
+    assert load("soak").main(args) == 0
+    printed = capsys.readouterr().out
+    assert "FAILED" not in printed
+    rows = soak_table(table)
+    assert set(rows) == {"gin", "rummy500", "indian_pool101", "carousel", "total"}
+    for name, row in rows.items():
+        assert row["matches"] == row["finished"] == ("4" if name == "total" else "1"), row
+        assert int(row["failures"]) == 0
+        # Every step checks cards, turn, listing both ways, observation and leak: 6 per action.
+        assert int(row["checks"]) > 6 * int(row["actions"]) > 0, row
+
+
+def test_soak_gives_the_same_figures_on_the_process_backend(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    soak = load("soak")
+    # Worker processes find the batches' function by its module, as a script's __main__.
+    monkeypatch.setitem(sys.modules, soak.__name__, soak)
+    tables = {}
+    for backend in ("serial", "process"):
+        table = tmp_path / f"{backend}.csv"
+        args = ["--variants", "indian_points,knock7", "--matches", "3", "--batch", "1"]
+        assert soak.main([*args, "--backend", backend, "--workers", "2", "--csv", str(table)]) == 0
+        tables[backend] = {
+            name: {key: value for key, value in row.items() if key != "cpu hours"}
+            for name, row in soak_table(table).items()
+        }
+    assert tables["serial"] == tables["process"]
+    assert tables["serial"]["indian_points"]["players"] == "2-4"  # matches 0, 1, 2: 2, 3, 4
+
+
+def test_soak_says_why_it_skips_the_ray_backend_without_ray(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("ray is installed: the ray backend runs")
+    assert load("soak").main(["--variants", "gin", "--backend", "ray"]) == 0
+    assert "skipped: the ray backend needs Ray" in capsys.readouterr().out
+
+
+def test_soak_reports_a_failed_check_with_a_replay_command(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    soak = load("soak")
+    monkeypatch.setattr(soak, "check_cards", lambda state, deck: "cards not conserved: planted")
+    args = ["--variants", "indian_points", "--players", "2", "--backend", "serial"]
+    assert soak.main(args) == 1
+    printed = capsys.readouterr().out
+    assert "FAILED cards: indian_points, 1 match(es)" in printed
+    assert "planted" in printed
+    assert "--match-seed 100003" in printed

@@ -110,6 +110,17 @@ def test_a_plugin_entry_point_registers_its_variant(
             r"the name 'rummy101' of Game is taken by variant 'rummy101'",
         ),
         ("x = 1", "plugin_bad:Missing", r"failed to load: AttributeError"),
+        ("raise SystemExit(3)", "plugin_bad:Game", r"failed to load: SystemExit\(3\)"),
+        ("import sys\nsys.exit('bye')", "plugin_bad:Game", r"failed to load: SystemExit\('bye'\)"),
+        ("raise GeneratorExit", "plugin_bad:Game", r"failed to load: GeneratorExit"),
+        (
+            "class Meta(type):\n    @property\n    def name(cls):\n"
+            "        raise RuntimeError('no')\n"
+            "from rummylib.variants import Rummy101\nclass Game(Rummy101, metaclass=Meta):\n"
+            "    pass",
+            "plugin_bad:Game",
+            r"RuntimeError\('no'\)",
+        ),
     ],
 )
 def test_a_bad_plugin_is_left_out_with_a_warning_naming_its_entry_point(
@@ -128,6 +139,74 @@ def test_a_bad_plugin_is_left_out_with_a_warning_naming_its_entry_point(
     assert len(caught) == 1
     assert str(caught[0].message).count("variant plugin left out") == 1
     assert re.search(message, str(caught[0].message))
+
+
+@pytest.mark.usefixtures("registry_restored")
+def test_a_plugin_exiting_while_imported_is_reported_and_variants_still_lists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 30 item 3: SystemExit escaped the registry, so len(VARIANTS) raised it.
+    name = "plugin_exits_30"
+    (tmp_path / f"{name}.py").write_text("raise SystemExit(7)\n")
+    distribution(tmp_path, name, "test.exits", {"quits": f"{name}:Game"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = _Registry(group="test.exits")
+    registry.register(Rummy101)
+    with pytest.warns(PluginWarning, match=r"'quits'.*failed to load: SystemExit\(7\)"):
+        assert len(registry) == 1
+    assert registry.find("rummy101") is Rummy101
+
+
+def test_a_plugin_interrupted_by_the_user_is_not_swallowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = "plugin_interrupted_30"
+    (tmp_path / f"{name}.py").write_text("raise KeyboardInterrupt\n")
+    distribution(tmp_path, name, "test.interrupted", {"stops": f"{name}:Game"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(KeyboardInterrupt):
+        list(_Registry(group="test.interrupted"))
+
+
+@pytest.mark.usefixtures("registry_restored")
+def test_registering_a_class_defined_again_by_the_same_code_is_not_a_clash() -> None:
+    # A notebook cell run again defines a new class object with the same module and name.
+    def define(threshold: int) -> type[Rummy101]:
+        @attrs.frozen(kw_only=True)
+        class Rummy141(Rummy101):
+            name: ClassVar[str] = "rummy141_test"
+            aliases: ClassVar[tuple[str, ...]] = ("one-four-one",)
+            elimination_threshold: int = threshold
+
+        return Rummy141
+
+    first, second = define(141), define(142)
+    assert first is not second
+    assert register_variant(first) is first
+    assert register_variant(first) is first  # the identical class: nothing changes
+    assert VARIANTS["rummy141_test"] is first
+    assert register_variant(second) is second  # the cell run again: its class is the one used
+    assert VARIANTS["rummy141_test"] is second
+    assert get_variant("one-four-one").elimination_threshold == 142  # type: ignore[attr-defined]
+
+    @attrs.frozen(kw_only=True)
+    class Rummy141(Rummy101):  # the same name, defined by other code: still a clash
+        name: ClassVar[str] = "rummy141_test"
+
+    with pytest.raises(ConfigurationError, match="is taken by variant 'rummy141_test'"):
+        register_variant(Rummy141)
+    assert VARIANTS["rummy141_test"] is second
+
+
+@pytest.mark.usefixtures("registry_restored")
+def test_a_class_defined_again_cannot_take_a_built_in_name() -> None:
+    @attrs.frozen(kw_only=True)
+    class Rummy101Again(Rummy101):
+        name: ClassVar[str] = "rummy101"
+
+    with pytest.raises(ConfigurationError, match="is taken by variant 'rummy101'"):
+        register_variant(Rummy101Again)
+    assert VARIANTS["rummy101"] is Rummy101
 
 
 @pytest.mark.usefixtures("registry_restored")

@@ -38,6 +38,7 @@ from rummylib import (
     format_cards,
     get_variant,
     hand_points,
+    is_meld,
     make_deck,
     new_game,
     parse_card,
@@ -57,6 +58,7 @@ from rummylib.actions import (
     PlayerAction,
     Show,
     TakeDiscard,
+    spec_of,
 )
 from rummylib.bots import GreedyBot, play
 from rummylib.strategies import (
@@ -622,6 +624,11 @@ def assert_refused_as_built(state: GameState, action: Action, kind: Refusal) -> 
     elif kind is Refusal.NO_SUCH_MELD:
         assert isinstance(action, LayOff)
         assert not 0 <= action.meld_index < len(state.table)
+    elif kind is Refusal.INVALID_MELD:
+        field = spec_of(type(action)).melds
+        assert field is not None
+        melds = getattr(action, field)
+        assert any(not is_meld(meld.cards, state.meld_rules) for meld in melds), action
     else:
         assert kind is Refusal.BAD_COUNT
         assert isinstance(action, TakeDiscard)
@@ -653,6 +660,7 @@ def finished_match() -> GameState:
         (lambda: new_game("carousel", players=3, seed=5), Refusal.NO_SUCH_PLAYER),
         (after_sorted_draw, Refusal.CARD_NOT_HELD),
         (finished_match, Refusal.MATCH_OVER),
+        (after_sorted_draw, Refusal.INVALID_MELD),
     ],
 )
 def test_illegal_actions_reach_every_kind(
@@ -678,7 +686,7 @@ def test_illegal_actions_try_each_kind_about_as_often() -> None:
             kinds[data.draw(strategy)[1]] += 1
 
     collect()
-    assert len(kinds) == 6, kinds
+    assert len(kinds) == 7, kinds
     assert min(kinds.values()) >= sum(kinds.values()) // (2 * len(kinds)), kinds
 
 

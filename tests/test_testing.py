@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import attrs
@@ -18,18 +19,21 @@ from rummylib import (
     get_variant,
     new_game,
     parse_cards,
+    registry,
 )
 from rummylib import Phase as GamePhase
-from rummylib.actions import Action, Disconnect, LayOff, Reconnect, TimeExpired
+from rummylib.actions import Action, Disconnect, LayDown, LayOff, Reconnect, TimeExpired, specs
 from rummylib.cards import Card
 from rummylib.strategies import sorted_deal
 from rummylib.testing import (
+    STEER_STYLES,
     Refusal,
     RulesMachine,
     assert_cards_conserved,
     assert_consistent_observation,
     assert_no_leak,
     hide_from,
+    malformed_actions,
 )
 from rummylib.variants.carousel import Carousel, CarouselPublic
 
@@ -164,6 +168,7 @@ def test_the_machine_tries_only_the_refusals_it_is_given() -> None:
     class Machine(IsraeliRecordingMachine):
         refusals = (Refusal.BAD_COUNT,)
         host_events = False
+        aims = (GamePhase.DRAW,)  # steering stays in the first deal: counts stay to be bad
 
     Machine.refusals_seen.clear()
     Machine.events_seen.clear()
@@ -314,3 +319,186 @@ def test_assert_no_leak_finds_a_leak() -> None:
         assert_no_leak(state, 0)
     fair = new_game("carousel", players=2, seed=4)
     assert_no_leak(fair, 0)
+
+
+# -- issue 30: illegal melds, malformed actions, steering to every phase, short failures -------
+
+
+def test_the_machine_tries_illegal_melds_and_rummylib_refuses_them() -> None:
+    seen: dict[str, set[str]] = {}
+
+    for name in ("turkish500", "rummy101", "carousel"):
+
+        class Machine(RulesMachine):
+            variant = name
+            players = 2
+            refusals = (Refusal.INVALID_MELD,)
+            host_events = False
+            check_leaks = False
+
+            def on_refused(
+                self,
+                state: GameState,
+                action: Action,
+                refusal: Refusal,
+                error: IllegalActionError,
+            ) -> None:
+                assert refusal is Refusal.INVALID_MELD
+                assert not state.is_legal(action)
+                seen.setdefault(state.variant.name, set()).add(type(action).__name__)
+
+        run(Machine, settings(QUICK, max_examples=8, stateful_step_count=20))
+    assert seen == {
+        "turkish500": {"LayDown"},
+        "rummy101": {"DeclareRummy"},
+        "carousel": {"Rearrange"},
+    }
+
+
+def test_an_illegal_meld_is_a_listed_meld_cut_short_or_hand_cards() -> None:
+    from hypothesis import find  # noqa: PLC0415
+
+    from rummylib.strategies import illegal_actions  # noqa: PLC0415
+
+    state = new_game("turkish500", players=2, seed=5)
+    state = state.apply(state.legal_actions()[0])  # p1 draws: lay-downs are allowed now
+    fresh = settings(max_examples=200, database=None, phases=[Phase.generate, Phase.shrink])
+    action, refusal = find(illegal_actions(state, Refusal.INVALID_MELD), bool, settings=fresh)
+    assert refusal is Refusal.INVALID_MELD
+    assert isinstance(action, LayDown)
+    assert all(len(meld.cards) < 3 for meld in action.melds)
+    with pytest.raises(IllegalActionError):
+        state.verify(action)
+
+
+def test_the_machine_builds_every_registered_action_kind_malformed() -> None:
+    built: set[object] = set()
+    things: list[object] = []
+
+    class Machine(RulesMachine):
+        variant = "rummy101"
+        refusals = ()
+        host_events = False
+        check_leaks = False
+
+        def on_malformed(
+            self, state: GameState, thing: object, fields: Mapping[str, object], error: Exception
+        ) -> None:
+            assert isinstance(error, IllegalActionError)
+            if fields:
+                built.add(thing)
+                with pytest.raises(IllegalActionError):
+                    thing(**fields)  # type: ignore[operator]
+            else:
+                things.append(thing)
+                assert not state.is_legal(thing)  # type: ignore[arg-type]
+
+    run(Machine, settings(QUICK, max_examples=3, stateful_step_count=8))
+    assert built == {spec.cls for spec in specs()}  # every kind registered, Indian's too
+    assert things
+
+
+def test_malformed_actions_cover_every_field_of_every_registered_kind() -> None:
+    cases = malformed_actions()
+    for spec in specs():
+        names = {field for cls, case in cases if cls is spec.cls for field in case}
+        assert names == {"player", *(name for name, _ in spec.codecs)}, spec.cls
+    for cls, fields in cases:
+        build: Any = cls  # the fields are wrong on purpose
+        with pytest.raises(IllegalActionError):
+            build(**fields)
+
+
+#: Phases no table of the variant's defaults reaches: the one-deal and fixed-deals Indian games
+#: have no rejoin (RULES 6.17: pools only); Rummy 71/101 offers a rebuy from 3 players on (with
+#: 2, one elimination ends the match: rule 1.21).
+UNREACHABLE: dict[str, set[str]] = {
+    "indian_points": {"rejoin"},
+    "indian_deals": {"rejoin"},
+}
+#: The settings the pools reach their rejoin with (the default, None, is "no rejoin").
+REACHING_SETTINGS: dict[str, dict[str, object]] = {
+    "indian_pool101": {"rejoin_below": 79},
+    "indian_pool201": {"rejoin_below": 179},
+}
+
+
+def steer_from_the_deal(name: str, players: int, aim: Any, style: str, seed: int) -> set[Any]:
+    """The phases one ``steer`` step of the machine passes through from a new deal."""
+
+    class Machine(RulesMachine):
+        variant = name
+        check_leaks = False
+
+    machine = Machine()
+    state = new_game(get_variant(name, **REACHING_SETTINGS.get(name, {})), players=players)
+    machine._state, machine._deck, machine._aim = state, state.all_cards(), aim
+    seen = {state.phase}
+    machine.check_observation = lambda state, player, observation: seen.add(state.phase)  # type: ignore[method-assign]
+    machine.steer(style=style, seed=seed)
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(registry._BUILT_IN))
+def test_one_steer_step_reaches_every_phase_of_every_built_in_variant(name: str) -> None:
+    cls = get_variant(name).__class__
+    wanted = [*cls.phase_actions, GamePhase.MATCH_OVER]
+    missed = []
+    for aim in wanted:
+        if aim.value in UNREACHABLE.get(name, set()):
+            continue
+        if not any(
+            aim in steer_from_the_deal(name, players, aim, style, seed=0)
+            for players in sorted({min(3, cls.max_players), cls.max_players, cls.min_players})
+            for style in STEER_STYLES
+        ):
+            missed.append(aim.value)
+    assert missed == []
+
+
+def test_a_hypothesis_run_of_the_machine_reaches_the_phases_the_stock_running_out_opens() -> None:
+    from rummylib.variants.carousel import CarouselPhase  # noqa: PLC0415
+    from rummylib.variants.gin import GinPhase  # noqa: PLC0415
+
+    seen: set[Any] = set()
+
+    class Machine(RulesMachine):
+        aims = (CarouselPhase.FINAL_TURN, GinPhase.WALL)
+        players = 2
+        check_leaks = False
+
+        def check_observation(
+            self, state: GameState, player: int, observation: Observation
+        ) -> None:
+            seen.add(state.phase)
+
+    for name in ("carousel", "gin"):
+        seen.clear()
+        Machine.variant = name
+        run(Machine, settings(QUICK, max_examples=12, stateful_step_count=30))
+        assert seen & set(Machine.aims), name
+
+
+def test_a_failure_late_in_a_match_shrinks_to_a_few_steps_from_the_sorted_deal() -> None:
+    class ThirdDealMachine(RulesMachine):
+        """Claims a Rummy 101 match never reaches its third deal: wrong after two deals."""
+
+        variant = "rummy101"
+        players = 3
+        refusals = ()
+        host_events = False
+        check_leaks = False
+        aims = (GamePhase.MATCH_OVER,)
+
+        def on_action(self, before: GameState, action: Action, after: GameState) -> None:
+            assert after.deal_number < 3, "a third deal"
+
+    error = failure_of(ThirdDealMachine)  # FAILING: at most 10 steps, greedy ones 12 moves
+    assert "a third deal" in str(error)
+    notes = "\n".join(getattr(error, "__notes__", []))
+    steps = [line for line in notes.splitlines() if line.startswith("state.")]
+    assert "Draw 2 (deal): 'sorted'" in notes
+    # The deal, one step of play and the end: not a long list of moves.
+    assert len(steps) <= 3, notes
+    assert steps[0].startswith("state.start_match(")
+    assert steps[-1] == "state.teardown()"

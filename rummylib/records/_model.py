@@ -26,10 +26,13 @@ _KNOWN_KEYS: Final = frozenset(
     {"format", "version", "variant", "settings", "players", "names", "seed", "deck", "view"}
     | {"actions", *METADATA_KEYS}
 )
-#: The largest record read, in characters.
-MAX_TEXT: Final = 64 * 1024 * 1024
+#: The largest record read, in bytes of UTF-8 (8 MiB): checked before anything is parsed.
+#: A whole match of 100,000 actions (the cap of :func:`rummylib.bots.play`) takes 3 to 8 MB.
+MAX_BYTES: Final = 8 * 1024 * 1024
+#: The largest record read, in characters (a character is at least one byte).
+MAX_TEXT: Final = MAX_BYTES
 #: The most lines in ``actions``.
-MAX_ACTIONS: Final = 2_000_000
+MAX_ACTIONS: Final = 200_000
 #: The longest name or metadata text.
 MAX_NAME: Final = 200
 _NONE: Final = "none"  # TOML has no null: a setting set to None is written "none"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,7 +28,7 @@ from rummylib.records._model import (
     _SEEDLESS,
     FORMAT,
     MAX_ACTIONS,
-    MAX_TEXT,
+    MAX_BYTES,
     METADATA_KEYS,
     VERSION,
     RecordError,
@@ -95,19 +96,34 @@ def _element_lines(lines: Sequence[str], count: int) -> list[int]:
     return found if len(found) == count else [start] * count
 
 
+_BOM: Final = "\ufeff"
+
+
+def _too_large(size: int) -> NotationError:
+    return NotationError(f"line 1: a record has at most {MAX_BYTES} bytes, not {size}")
+
+
 def _parse_toml(text: object) -> tuple[dict[str, Any], list[str]]:
+    """Decode and parse a record's text, refusing it whole before parsing when it is too large.
+
+    One byte-order mark at the start (which some editors write) is skipped.
+    """
     if isinstance(text, bytes | bytearray):
+        if len(text) > MAX_BYTES:
+            raise _too_large(len(text))
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as error:
             msg = f"line 1: a record is UTF-8 text ({error.reason} at byte {error.start})"
             raise NotationError(msg) from None
-    if not isinstance(text, str):
+    elif not isinstance(text, str):
         msg = f"line 1: expected the text of a record, not {type(text).__name__}"
         raise NotationError(msg)
-    if len(text) > MAX_TEXT:
-        msg = f"line 1: a record has at most {MAX_TEXT} characters, not {len(text)}"
-        raise NotationError(msg)
+    elif len(text) > MAX_BYTES:  # at least one byte a character: too large without encoding
+        raise _too_large(len(text.encode("utf-8", "surrogatepass")))
+    elif not text.isascii() and (size := len(text.encode("utf-8", "surrogatepass"))) > MAX_BYTES:
+        raise _too_large(size)
+    text = text.removeprefix(_BOM)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -115,6 +131,12 @@ def _parse_toml(text: object) -> tuple[dict[str, Any], list[str]]:
         match = re.search(r"line (\d+)", message)
         line = int(match.group(1)) if match else 1
         msg = f"line {line}: not TOML: {shorten(message, limit=200)}"
+        raise NotationError(msg) from None
+    except ValueError:  # an integer past int()'s digit limit: tomllib says no line
+        limit = sys.get_int_max_str_digits()
+        long_number = re.compile(rf"[0-9_]{{{limit + 1},}}")
+        line = next((n for n, row in enumerate(text.splitlines(), 1) if long_number.search(row)), 1)
+        msg = f"line {line}: not TOML: an integer of more than {limit} digits"
         raise NotationError(msg) from None
     except RecursionError:
         msg = "line 1: not TOML: nested too deeply"
@@ -382,9 +404,13 @@ def loads(text: str | bytes, *, strict: bool = True) -> Record:
     >>> loads(text, strict=False).errors[0].line
     8
 
+    The text is refused before it is parsed when it is larger than
+    :data:`~rummylib.records.MAX_BYTES` (8 MiB of UTF-8); a byte-order mark at its start is
+    skipped.
+
     Raises:
-        NotationError: the text is not a record, or (with ``strict``) a line of it is bad;
-            the message starts with the line's number.
+        NotationError: the text is not a record or is too large, or (with ``strict``) a line
+            of it is bad; the message starts with the line's number.
     """
     data, lines = _parse_toml(text)
     header = _header(data, lines)
@@ -439,14 +465,20 @@ def load(file: str | os.PathLike[str] | IO[str] | IO[bytes], *, strict: bool = T
     rummylib.errors.NotationError: cannot read no/such/record.toml: No such file or directory
 
     Raises:
-        NotationError: the file cannot be read, or its text is not a valid record.
+        NotationError: the file cannot be read, is larger than
+            :data:`~rummylib.records.MAX_BYTES`, or its text is not a valid record.
     """
+    # Never more than the limit and one byte is read: a larger file is refused unread.
     if isinstance(file, str | os.PathLike):
         try:
-            text: str | bytes = Path(file).read_bytes()
+            with Path(file).open("rb") as opened:
+                text: str | bytes = opened.read(MAX_BYTES + 1)
         except OSError as error:
             msg = f"cannot read {os.fspath(file)}: {error.strerror or error}"
             raise NotationError(msg) from None
     else:
-        text = file.read()
+        text = file.read(MAX_BYTES + 1)
+    if len(text) > MAX_BYTES:
+        msg = f"line 1: a record has at most {MAX_BYTES} bytes; this file has more"
+        raise NotationError(msg)
     return loads(text, strict=strict)

@@ -106,7 +106,22 @@ class Record:
                 "(Record.observations()), not states"
             )
             raise NotationError(msg)
-        yield from (state for _, state in _replay(self._setup, self._opening, self._steps))
+        yield from self._states()
+
+    def _states(self) -> Iterator[GameState]:
+        """The replayed states, from the start.
+
+        A record kept without its first deal (``strict=False``) has only its final state, the
+        one :func:`loads` built when the first deal was refused.
+        """
+        replay = _replay(self._setup, self._opening, self._steps)
+        try:
+            _, start = next(replay)
+        except _Stop:  # the steps kept are those that replayed: only the start can stop
+            yield self._final
+            return
+        yield start
+        yield from (state for _, state in replay)
 
     @property
     def final_state(self) -> GameState:
@@ -158,7 +173,7 @@ class Record:
             raise NotationError(msg)
         else:
             seat = player
-        for _, state in _replay(self._setup, self._opening, self._steps):
+        for state in self._states():
             yield state.observation(seat)
 
     @property

@@ -584,7 +584,9 @@ class IndianRummy(Variant[IndianDetail]):
 
     def _answer_rejoin(self, state: State, player: int, *, accept: bool) -> State:
         state = state.replace(to_act=_without(state.to_act, player))
-        if accept:
+        if not accept:  # out for good; until the answer a player offered a rejoin is in
+            state = state.replace(players_in=_without(state.players_in, player))
+        else:
             detail = state.detail
             level = detail.rejoin_level
             scores = list(state.scores)
@@ -594,7 +596,6 @@ class IndianRummy(Variant[IndianDetail]):
             scores[player] = level
             state = state.replace(
                 scores=tuple(scores),
-                players_in=tuple(sorted((*state.players_in, player))),
                 detail=evolve(
                     detail,
                     rejoined=(*detail.rejoined, player),
@@ -786,9 +787,15 @@ class IndianPool101(IndianRummy):
         if out and rejoin is not None and highest <= rejoin:
             may = tuple(p for p in out if p not in state.detail.rejoined)
             if may:  # even beside a last player: the pool is won once nobody rejoins
+                # Those offered a rejoin stay in the match until they answer (every player
+                # who may act is in it).
                 detail = evolve(state.detail, rejoin_level=highest + 1)
                 return state.replace(
-                    phase=IndianPhase.REJOIN, current_player=None, to_act=may, detail=detail
+                    phase=IndianPhase.REJOIN,
+                    current_player=None,
+                    to_act=may,
+                    players_in=tuple(sorted((*survivors, *may))),
+                    detail=detail,
                 )
         if len(survivors) == 1:
             return self.end_match(state, survivors, lines=state.detail.events)

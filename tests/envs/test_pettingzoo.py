@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import copy
+import os
 import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +25,8 @@ from rummylib.envs.encoding import score_sign  # noqa: E402
 from rummylib.envs.pettingzoo import RummyEnv, env, raw_env  # noqa: E402
 from rummylib.errors import ConfigurationError, IllegalActionError  # noqa: E402
 from tests.envs.helpers import VARIANT_NAMES  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 # PettingZoo's api_test warns about two conventions it exempts its own classic games from, by
@@ -172,16 +179,56 @@ def test_the_raw_environment_takes_numpy_integers() -> None:
     assert game.unwrapped.match.actions == 1
 
 
-@pytest.mark.parametrize("action", [True, 56.0, -1, 215])
-def test_the_wrapped_environment_asserts_on_what_is_not_in_the_action_space(
-    action: object,
-) -> None:
-    game = env("gin")
-    game.reset(seed=1)
-    before = _snapshot(game)
-    with pytest.raises(AssertionError, match="action is not in action space"):
-        game.step(action)
-    assert _snapshot(game) == before
+#: What issue 30 found passing PettingZoo's assertion only, and so accepted under ``python -O``.
+NOT_ACTIONS: tuple[object, ...] = (-1, 10**6, 1.0, True, "0", None, 56.0, 215, np.float64(1))
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS)
+def test_both_environments_refuse_what_is_not_in_the_action_space(action: object) -> None:
+    for game in (env("gin"), raw_env("gin"), raw_env("gin", illegal_reward=-1)):
+        game.reset(seed=1)
+        before = _snapshot(game)
+        with pytest.raises(IllegalActionError, match="action"):
+            game.step(action)
+        assert _snapshot(game) == before
+        assert game.agents == ["player_0", "player_1"]
+
+
+def test_the_wrapped_environment_refuses_bad_actions_under_python_minus_o() -> None:
+    # Asserts vanish under -O: run the refusals in a subprocess that has them off.
+    script = textwrap.dedent(
+        """
+        import numpy as np
+        from rummylib.envs.pettingzoo import env
+        from rummylib.errors import IllegalActionError
+
+        try:
+            assert False
+        except AssertionError:
+            raise SystemExit("asserts are on: not python -O")
+        for action in (-1, 10**6, 1.0, True, "0", None, np.float64(1)):
+            game = env("gin")
+            game.reset(seed=1)
+            try:
+                game.step(action)
+            except IllegalActionError:
+                pass
+            else:
+                raise SystemExit(f"accepted {action!r}")
+            if game.agents != ["player_0", "player_1"]:
+                raise SystemExit(f"{action!r} ended the game")
+        print("refused")
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-O", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "refused"), done.stderr
 
 
 def test_illegal_reward_is_a_setting_of_both_environments(

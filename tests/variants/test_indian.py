@@ -327,6 +327,21 @@ def test_rule_6_17_players_rejoining_after_one_deal_all_rejoin_at_the_same_total
     assert state.scores == (11, 11, 10)
 
 
+def test_rule_6_17_a_player_offered_a_rejoin_is_in_the_match_until_they_answer() -> None:
+    # Every player who may act is in the match (to_act within players_in): the eliminated
+    # player stays in through the rejoin window and leaves on a decline.
+    hands = (P1, P2, P2)
+    state = _deal("indian_pool101", hands=hands, players=3, rejoin_below=79)
+    state = state.replace(scores=(90, 30, 10)).apply(Drop(player=0)).apply(Drop(player=1))
+    assert state.phase is IndianPhase.REJOIN
+    assert state.to_act == (0,)
+    assert state.players_in == (0, 1, 2)
+    assert _public(state).eliminated == (0,)
+    declined = state.apply(DeclineRebuy(player=0))
+    assert declined.players_in == (1, 2)
+    assert declined.phase is Phase.DRAW
+
+
 def test_rule_6_17_a_total_of_100_stays_in() -> None:
     state = _deal("indian_pool101").replace(scores=(80, 0)).apply(Drop(player=0))
     assert not state.is_over

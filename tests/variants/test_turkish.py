@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -946,3 +947,26 @@ def test_defect_deals_that_end_at_once_follow_each_other_without_recursion() -> 
         "with the dealt hand" in record.ended_by or "tie" in record.ended_by
         for record in state.deal_results
     )
+
+
+def test_issue_30_rummy500_lay_off_end_none_is_listed_where_one_end_takes_the_card() -> None:
+    # The reading DESIGN and LayOff state: ``end`` names an end only where both ends of a
+    # run take the card (an ace beside 2…K); elsewhere the one form is end=None, listed and
+    # legal, and an explicit end is refused with the reason.
+    hands = ["8h 9h Th 2c 3s 4d 5c 6s 7d 8c 9s Jd Kc", "7h Jh 2d 3c 4s 5d 6c 8d 9c Ts Qd Ks Ac"]
+    state = game("rummy500", hands, up="Qc", stock="4h 5h 6h")
+    state = run(state, draw(0), lay(0, "8h 9h Th"), throw(0, "2c"), draw(1))
+    listed = [action for action in state.legal_actions() if isinstance(action, LayOff)]
+    seven = LayOff(player=1, card=parse_card("7h"), meld_index=0, end=None)
+    jack = LayOff(player=1, card=parse_card("Jh"), meld_index=0, end=None)
+    assert listed == [seven, jack]
+    assert state.is_legal(seven)
+    for side in ("low", "high"):
+        assert refused(state, attrs.evolve(seven, end=side)) == (
+            "7h fits only one end of meld 0 (8h 9h Th): leave end out"
+        )
+    # Every form with every end agrees with the listing.
+    for card in set(state.hands[1]):
+        for end in (None, "low", "high"):
+            action = LayOff(player=1, card=card, meld_index=0, end=end)
+            assert state.is_legal(action) == (action in listed), action
