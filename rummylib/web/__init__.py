@@ -10,6 +10,9 @@ that folder restores its open tables. The browser client is plain HTML, CSS and 
 served as static files; it speaks JSON over one WebSocket per seat and receives only its
 seat's observation. See the page ``docs/howto/web-table.rst``.
 
+This package imports without the extra (:func:`build_parser`, :func:`main` and the tables);
+:func:`create_app` and :class:`Server` import Starlette on first use.
+
 >>> import tempfile
 >>> parser = build_parser()
 >>> options = parser.parse_args(["--port", "8080", "--records", tempfile.gettempdir()])
@@ -23,10 +26,14 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rummylib.web._app import MAX_MESSAGE, Server, create_app
+from rummylib._lazy import lazy_names
 from rummylib.web._journal import Journal
 from rummylib.web._tables import BOTS, Lobby, Seat, Table, WebError
+
+if TYPE_CHECKING:
+    from rummylib.web._app import MAX_MESSAGE, Server, create_app
 
 __all__ = [
     "BOTS",
@@ -40,7 +47,13 @@ __all__ = [
     "build_parser",
     "create_app",
     "main",
+    "serve",
 ]
+
+_APP = "rummylib.web._app"
+__getattr__, __dir__ = lazy_names(
+    __name__, {"MAX_MESSAGE": _APP, "Server": _APP, "create_app": _APP}, (), globals()
+)
 
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
@@ -79,14 +92,24 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 def main(argv: list[str] | None = None) -> int:
     """``rummylib serve``: run the server until interrupted; returns the exit code."""
-    options = build_parser().parse_args(argv)
+    return serve(build_parser().parse_args(argv))
+
+
+def serve(options: argparse.Namespace) -> int:
+    """Run the server with the options :func:`build_parser` read; returns the exit code."""
     try:
-        import uvicorn  # noqa: PLC0415  (the web extra; its absence is told below)
-    except ImportError:  # pragma: no cover
-        print("rummylib serve needs the web extra: pip install 'rummylib[web]'", file=sys.stderr)
+        import uvicorn  # noqa: PLC0415  (the web extra: its absence is told below)
+
+        from rummylib.web._app import MAX_MESSAGE, create_app  # noqa: PLC0415
+    except ImportError as error:
+        print(
+            f"rummylib: serve needs the web extra ({error.name} is missing): "
+            "pip install 'rummylib[web]'",
+            file=sys.stderr,
+        )
         return 2
     if not 0 <= options.port <= 65535:
-        print(f"bad port {options.port}", file=sys.stderr)
+        print(f"rummylib: bad port {options.port}: a port is 0 to 65535", file=sys.stderr)
         return 2
     logging.basicConfig(level=options.log_level.upper(), format="%(levelname)s: %(message)s")
     app = create_app(

@@ -84,8 +84,9 @@ class Server:
     async def _send(self, socket: WebSocket, message: dict[str, Any]) -> None:
         if socket.application_state is not WebSocketState.CONNECTED:
             return
+        text = json.dumps(message, separators=(",", ":"))  # outside: a bug here must show
         with contextlib.suppress(Exception):  # a socket that is closing: its reader ends it
-            await socket.send_text(json.dumps(message, separators=(",", ":")))
+            await socket.send_text(text)
 
     async def push(self, table: Table) -> None:
         """Send every connected seat of ``table`` its own state, and set its next wake-up."""

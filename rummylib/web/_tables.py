@@ -182,6 +182,7 @@ class Table:
         self.clock_number: int | None = None
         self.clock_deadline: float | None = None
         self.recent: deque[Action] = deque(maxlen=LOG_LINES)
+        self.unsaved = False  # moves applied since the record was last written
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -218,6 +219,7 @@ class Table:
     def _apply(self, action: Action) -> None:
         self.journal.add(action)
         self.recent.append(action)
+        self.unsaved = True
 
     def move(self, seat: int, text: object, now: float) -> None:
         """A person's move, as the text of a legal move (``discard Kd``).
@@ -319,8 +321,9 @@ class Table:
             moved = True
         if self.state.is_over:
             self.clock_number = self.clock_deadline = None
-        if moved:
+        if self.unsaved:  # before anyone is told of the moves
             self.journal.write()
+            self.unsaved = False
         return moved
 
     # -- what a seat sees ---------------------------------------------------------------------
@@ -357,7 +360,7 @@ class Table:
                 "winners": list(state.result.winners),
                 "scores": list(state.result.scores),
                 "payouts": list(state.result.payouts),
-                "lines": list(state.result.lines),
+                "lines": [str(line) for line in state.result.lines],
             }
         return {
             "type": "state",
