@@ -60,6 +60,10 @@
     view = message;
     $("error").textContent = "";
     draw();
+    // for tests and screen readers' scripts: where the table stands
+    document.body.dataset.seq = String(view.seq);
+    document.body.dataset.acting = String(view.moves.length > 0);
+    document.body.dataset.over = String(view.over);
   }
 
   function send(move) {
