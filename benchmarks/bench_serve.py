@@ -170,6 +170,8 @@ async def drive(args: argparse.Namespace) -> str:
             task.cancel()
         await asyncio.sleep(0.5)
         # the server's final word to each seat, against the record in the folder
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=60) as r:
+            listed = {entry["id"]: entry for entry in json.load(r)["tables"]}
         lost = 0
         for index, (table, _) in enumerate(tables):
             seen = [clients[2 * index].last, clients[2 * index + 1].last]
@@ -189,8 +191,6 @@ async def drive(args: argparse.Namespace) -> str:
                 for view in seen
             )
             # the server's state now (what it holds after the last moves) is the record's
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=10) as r:
-                listed = {entry["id"]: entry for entry in json.load(r)["tables"]}
             if table in listed and listed[table]["moves"] != len(final.history):
                 ok = False
             lost += not ok
