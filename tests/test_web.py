@@ -349,6 +349,7 @@ def test_the_reconnect_grace_delays_auto_play(tmp_path: Path) -> None:
     lobby = Lobby(tmp_path, seed=3, reconnect_grace=5)
     table, _ = lobby.create("gin", seats=[{"kind": "person"}] * 2, now=0.0)
     table.connect(0, 0.0)
+    table.connect(1, 0.0)
     table.disconnect(0, 1.0)
     assert table.state.history == ()
     assert table.next_deadline() == 6.0
@@ -357,6 +358,16 @@ def test_the_reconnect_grace_delays_auto_play(tmp_path: Path) -> None:
     table.advance(6.0)
     assert table.state.history
     assert 0 not in table.state.to_act
+
+
+def test_a_table_nobody_is_at_waits_instead_of_playing_itself(tmp_path: Path) -> None:
+    lobby = Lobby(tmp_path, seed=3)
+    table, _ = lobby.create("gin", seats=[{"kind": "person"}] * 2, now=0.0)
+    table.connect(0, 0.0)
+    table.disconnect(0, 1.0)
+    table.advance(100.0)
+    assert table.state.history == ()
+    assert table.next_deadline() is None
 
 
 def test_a_move_that_is_not_text_raises_web_error(tmp_path: Path) -> None:

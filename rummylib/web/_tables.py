@@ -209,7 +209,11 @@ class Table:
 
     def next_deadline(self) -> float | None:
         """When :meth:`advance` has something to do next without a move (a clock, a grace)."""
-        times = [when for seat, when in self.offline.items() if seat not in self.connected]
+        times = [
+            when
+            for seat, when in self.offline.items()
+            if self.connected and seat not in self.connected
+        ]
         if self.clock_deadline is not None:
             times.append(self.clock_deadline)
         return min(times) if times else None
@@ -275,6 +279,8 @@ class Table:
         self.advance(now)
 
     def _absent(self, now: float) -> list[int]:
+        if not self.connected:  # nobody is at the table: it waits instead of playing itself
+            return []
         return [
             seat
             for seat, when in self.offline.items()
