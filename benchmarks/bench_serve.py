@@ -177,7 +177,7 @@ async def drive(args: argparse.Namespace) -> str:
             seen = [clients[2 * index].last, clients[2 * index + 1].last]
             try:
                 final = load(folder / f"{table}.toml").final_state
-            except Exception:  # noqa: BLE001  (a record that does not load is lost)
+            except Exception:  # a record that does not load is lost
                 lost += 1
                 continue
             latest = max((view for view in seen if view), key=lambda view: view["seq"])
@@ -212,9 +212,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0, help="of play, restart midway")
     parser.add_argument("--drop", type=float, default=0.01, help="chance to drop per move")
-    parser.add_argument(
-        "--think", type=float, nargs=2, default=(0.3, 1.5), metavar=("MIN", "MAX")
-    )
+    parser.add_argument("--think", type=float, nargs=2, default=(0.3, 1.5), metavar=("MIN", "MAX"))
     args = parser.parse_args()
     print(asyncio.run(drive(args)))
 

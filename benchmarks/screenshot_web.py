@@ -1,6 +1,6 @@
 """Take the docs' screenshot of a web table (docs/_static/web-table.png) with headless chromium.
 
-    python benchmarks/screenshot_web.py [--chromium /usr/bin/chromium]
+python benchmarks/screenshot_web.py [--chromium /usr/bin/chromium]
 """
 
 from __future__ import annotations
