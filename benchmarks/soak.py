@@ -269,7 +269,8 @@ _FIELDS = (
     "hands",
     "stock",
     "discard_pile",
-    "open_card",
+    "aside",
+    "hidden",
     "table",
     "detail",
 )

@@ -103,15 +103,15 @@ class Session:
         scores = "  ".join(f"p{seat + 1} {score}" for seat, score in enumerate(view.scores))
         print_(
             f"[bold]{rich.markup.escape(view.variant.name)}[/] deal {view.deal_number}"
-            f"  scores: {scores}" + (f"  pot {view.pot}" if view.pot else ""),
+            f"  scores: {scores}",
             soft_wrap=True,
         )
         for index, meld in enumerate(view.table):
             print_(f"  table {index}: {_meld(meld)}", soft_wrap=True)
         pile = view.discard_pile[-5:]
         parts = [f"stock {view.stock_size}", f"discard pile {_cards(pile)}"]
-        if view.open_card is not None:
-            parts.append(f"open card {_card(view.open_card)}")
+        if view.aside:  # the cards turned face up: the Israeli open card, the Indian wild card
+            parts.append(f"{view.variant.aside_label} {_cards(view.aside)}")
         sizes = " ".join(f"p{seat + 1}:{size}" for seat, size in enumerate(view.hand_sizes))
         parts.append(f"hands {sizes}")
         print_("  " + "  ".join(parts), soft_wrap=True)
@@ -289,7 +289,7 @@ class JsonSession(Session):
             hand_sizes=list(view.hand_sizes),
             stock_size=view.stock_size,
             discard_pile=[str(card) for card in view.discard_pile],
-            open_card=None if view.open_card is None else str(view.open_card),
+            face_up=[str(card) for card in view.aside],
             table=[str(meld) for meld in view.table],
             scores=list(view.scores),
             to_act=[f"p{seat + 1}" for seat in view.to_act],

@@ -22,7 +22,7 @@ import attrs
 from rummylib._settings import MAX_DECKS, MAX_JOKERS
 from rummylib.actions import ACTION_TYPES, Action, Codec, spec_of
 from rummylib.cards import Card, parse_card, parse_cards
-from rummylib.engine import Variant
+from rummylib.engine import RETIRED_FACTS, Variant
 from rummylib.errors import RummyError, shorten
 from rummylib.melds import Meld, MeldKind
 from rummylib.registry import get_variant
@@ -45,7 +45,6 @@ SNAPSHOT_KEYS = frozenset(
         "hands",
         "stock",
         "discard_pile",
-        "open_card",
         "aside",
         "hidden",
         "table",
@@ -53,10 +52,12 @@ SNAPSHOT_KEYS = frozenset(
         "players_in",
         "deal_number",
         "dealer",
-        "multiplier",
-        "pot",
+        "public",
     }
 )
+#: What a snapshot may hold: a save written before the variants owned the open card, the
+#: multiplier and the pot (0.3) holds those three entries in place of ``public``.
+_READ_KEYS = SNAPSHOT_KEYS | frozenset(RETIRED_FACTS)
 #: Snapshot entries added after version 1 was first written; a save without them has none.
 _LATER_KEYS = frozenset({"aside", "hidden"})
 #: The most cards of any deck (four packs and 32 jokers): no action moves more.
@@ -106,7 +107,6 @@ def _snapshot(state: GameState) -> dict[str, object]:
         "hands": [" ".join(map(str, hand)) for hand in state.hands],
         "stock": " ".join(map(str, state.stock)),
         "discard_pile": " ".join(map(str, state.discard_pile)),
-        "open_card": None if state.open_card is None else str(state.open_card),
         "aside": " ".join(map(str, state.aside)),
         "hidden": " ".join(map(str, state.hidden)),
         "table": [_meld_json(meld) for meld in state.table],
@@ -114,6 +114,33 @@ def _snapshot(state: GameState) -> dict[str, object]:
         "players_in": list(state.players_in),
         "deal_number": state.deal_number,
         "dealer": state.dealer,
+        "public": {name: _fact_json(value) for name, value in state.variant.public_info(state, 0)},
+    }
+
+
+def _fact_json(value: object) -> object:
+    """A public fact as JSON writes it: cards as text, collections as lists."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, tuple | list):
+        return [_fact_json(item) for item in value]
+    if isinstance(value, frozenset | set):
+        return sorted((_fact_json(item) for item in value), key=str)
+    return str(value)
+
+
+def _retired_snapshot(state: GameState) -> dict[str, object]:
+    """The entries a save written before the variants owned them holds (``open_card``, …).
+
+    Such a save kept the Israeli open card apart from the cards set aside, which held it since.
+    """
+    open_card = state.open_card
+    aside = state.aside
+    if open_card is not None and aside[:1] == (open_card,):
+        aside = aside[1:]
+    return {
+        "open_card": None if open_card is None else str(open_card),
+        "aside": " ".join(map(str, aside)),
         "multiplier": state.multiplier,
         "pot": state.pot,
     }
@@ -299,7 +326,7 @@ def _read_record(text: object) -> dict[str, Any]:
         raise bad(f"deck must be at most {MAX_DECK_TEXT} characters, not {len(deck)}")
     _expect(record.get("actions"), list, "actions")
     snapshot = _expect(record.get("snapshot"), dict, "snapshot")
-    extra = sorted(set(snapshot) - SNAPSHOT_KEYS, key=str)
+    extra = sorted(set(snapshot) - _READ_KEYS, key=str)
     if extra:
         raise bad(f"the snapshot has unknown entry {shorten(extra[0])}")
     checked: dict[str, Any] = record
@@ -352,7 +379,11 @@ def check_snapshot(state: GameState, snapshot: dict[str, object]) -> None:
     Raises:
         RummyError: an entry differs (an edited hand, score, phase, …).
     """
-    for key, value in _snapshot(state).items():
+    expected = _snapshot(state)
+    if "open_card" in snapshot:  # written before the variants owned these facts (0.3)
+        del expected["public"]
+        expected.update(_retired_snapshot(state))
+    for key, value in expected.items():
         # Saves written before the set-aside zones existed have none: read as empty.
         saved = snapshot.get(key, "" if key in _LATER_KEYS else None)
         if not _same(saved, value):

@@ -1,8 +1,9 @@
 """A game state as plain text, the way the host sees it: every hand face up.
 
 :func:`render` writes one line for the game and the turn, one per seat (its score and every
-card it holds, in the order received), then the stock, the discard pile, the open card and
-the melds on the table, each numbered as :class:`~rummylib.actions.LayOff` names them. Seats
+card it holds, in the order received), then the stock, the discard pile, the cards turned
+face up (the Israeli open card) and the melds on the table, each numbered as
+:class:`~rummylib.actions.LayOff` names them. Seats
 are 0-based in the API and written ``p1``, ``p2``… in text, as in every message of rummylib.
 
 It shows every hand, so it is for the host, a log or a test, never for a player: a player's
@@ -13,12 +14,12 @@ view as a picture is :func:`rummylib.svg.host_view`.
 >>> from rummylib._render import render
 >>> print(render(new_game("rummy101", players=2, seed=5)))  # doctest: +ELLIPSIS
 rummy101, deal 1: draw, p1 to play
-multiplier 2, pot 2
 p1 (to act), score 0, 13 cards: ...
 p2, score 0, 13 cards: ...
 stock: 81 cards
 open card: ...
 table: no melds
+facts: multiplier: 2; pot: 2
 """
 
 from __future__ import annotations
@@ -76,10 +77,12 @@ def _player(state: GameState, seat: int) -> str:
 def render(state: GameState) -> str:
     """The whole state as text for the host: the turn, every hand, the piles and the table.
 
-    A line is left out where it would say nothing: the multiplier and the pot when they are
-    1 and 0, an empty discard pile (Carousel has none), the open card where there is none,
-    and the cards set aside face up or down where there are none. The last line holds the
-    variant's public facts (:meth:`~rummylib.engine.Variant.public_info`), where it has any.
+    A line is left out where it would say nothing: an empty discard pile (Carousel has none),
+    and the cards turned face up (under the variant's
+    :attr:`~rummylib.engine.Variant.aside_label`) or set aside face down where there are
+    none. The last line holds the variant's public facts
+    (:meth:`~rummylib.engine.Variant.public_info`: the Israeli multiplier and pot, …), where
+    it has any.
 
     Args:
         state: the state to show.
@@ -88,17 +91,13 @@ def render(state: GameState) -> str:
         Several lines, without a final newline.
     """
     lines = [_status(state)]
-    if state.multiplier != 1 or state.pot:
-        lines.append(f"multiplier {state.multiplier}, pot {state.pot}")
     lines.extend(_player(state, seat) for seat in range(len(state.hands)))
     lines.append(f"stock: {_count(len(state.stock), 'card')}")
     if state.discard_pile:
         pile = state.discard_pile
         lines.append(f"discard pile: {_count(len(pile), 'card')}, top {pile[-1]}")
-    if state.open_card is not None:
-        lines.append(f"open card: {state.open_card}")
     if state.aside:
-        lines.append(f"set aside face up: {format_cards(state.aside)}")
+        lines.append(f"{state.variant.aside_label}: {format_cards(state.aside)}")
     if state.hidden:
         lines.append(f"set aside face down: {_count(len(state.hidden), 'card')}")
     if state.table:

@@ -578,6 +578,8 @@ class _Valued(Protocol):
 class _Named(Protocol):
     @property
     def name(self) -> str: ...
+    @property
+    def aside_label(self) -> str: ...
 
 
 class _ArrangementLike(Protocol):
@@ -599,7 +601,7 @@ class _TableLike(Protocol):
     @property
     def discard_pile(self) -> Sequence[object]: ...
     @property
-    def open_card(self) -> object: ...
+    def aside(self) -> Sequence[object]: ...
     @property
     def table(self) -> Sequence[_MeldLike]: ...
     @property
@@ -720,9 +722,12 @@ def _player_caption(
 
 
 def _middle_blocks(
-    stock_size: int, discard_pile: Sequence[object], open_card: object
+    stock_size: int, discard_pile: Sequence[object], aside: Sequence[object], label: str
 ) -> tuple[list[_Block], list[str], list[str]]:
-    """Stock, discard pile top and open card; with their notation and words.
+    """Stock, discard pile top and the cards turned face up; with their notation and words.
+
+    The cards turned face up (the Indian wild card, the Israeli open card) are captioned
+    with the variant's :attr:`~rummylib.engine.Variant.aside_label`.
 
     An empty discard pile is left out: Carousel has none at all, and elsewhere it is empty
     only until the first discard.
@@ -745,11 +750,11 @@ def _middle_blocks(
         blocks.append(_Block(f"discard pile {len(discard_pile)}", _faces([top])))
         titles.append(f"discard pile top {top} ({len(discard_pile)})")
         spoken.append(f"discard pile of {len(discard_pile)}, top {words(top)}")
-    if open_card is not None:
-        token = str(open_card)
-        blocks.append(_Block("open card", _faces([token])))
-        titles.append(f"open card {token}")
-        spoken.append(f"open card {words(token)}")
+    if aside:
+        tokens = [str(card) for card in aside]
+        blocks.append(_Block(label, _faces(tokens)))
+        titles.append(f"{label} {' '.join(tokens)}")
+        spoken.append(f"{label} {_spoken(tokens)}")
     return blocks, titles, spoken
 
 
@@ -769,7 +774,7 @@ def observation(seen: _ObservationLike) -> str:
         titles.append(f"p{seat + 1} {size} cards score {seen.scores[seat]}")
         spoken.append(f"{held}, score {seen.scores[seat]}")
     middle, middle_titles, middle_spoken = _middle_blocks(
-        seen.stock_size, seen.discard_pile, seen.open_card
+        seen.stock_size, seen.discard_pile, seen.aside, seen.variant.aside_label
     )
     hand = tuple(str(each) for each in seen.hand)
     table_melds = tuple(seen.table)
@@ -821,7 +826,7 @@ def host_view(state: _StateLike) -> str:
         titles.append(f"p{seat + 1} {' '.join(tokens) or 'no cards'}")
         spoken.append(f"p{seat + 1}: {_spoken(tokens) or 'no cards'}")
     middle, middle_titles, middle_spoken = _middle_blocks(
-        len(state.stock), state.discard_pile, state.open_card
+        len(state.stock), state.discard_pile, state.aside, state.variant.aside_label
     )
     table_melds = tuple(state.table)
     sections = [

@@ -32,6 +32,7 @@ import numbers
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, cast
 
 import attrs
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from rummylib.views import Observation
 
 __all__ = [
+    "RETIRED_FACTS",
     "Phase",
     "PhaseBase",
     "PublicInfo",
@@ -155,26 +157,41 @@ class PublicInfo:
 
         A fact that says nothing (``None``, empty, zero, all zeros, ``False``) is left out
         unless ``every``. A field declared with ``metadata={"seats": True}`` holds seat
-        numbers (a seat, or a collection of seats), written ``p1``, ``p2`` as in all text.
+        numbers (a seat, or a collection of seats), written ``p1``, ``p2`` as in all text. A
+        field declared with ``metadata={"text": False}`` repeats what the views show already
+        (a card of a zone, such as the Israeli open card among the cards face up) and is left
+        out of the lines.
         """
         return [
             f"{field.name.replace('_', ' ')}: "
             f"{_fact_text(value, seats=bool(field.metadata.get('seats')))}"
             for field in attrs.fields(type(self))
+            if field.metadata.get("text", True)
             for value in (getattr(self, field.name),)
             if every or not _says_nothing(value, seats=bool(field.metadata.get("seats")))
         ]
 
 
+#: Names that were attributes of every state and observation before the variants owned them
+#: (0.3): a variant whose public record has no such field reads the neutral value here, so
+#: ``state.pot`` is 0 and ``observation.open_card`` is ``None`` at a gin table.
+RETIRED_FACTS: Final[Mapping[str, object]] = MappingProxyType(
+    {"open_card": None, "multiplier": 1, "pot": 0}
+)
+
+
 def public_fact(owner: object, name: str, facts: Callable[[], PublicInfo | None]) -> object:
     """The field ``name`` of the public record ``facts()`` gives, for an owner's ``__getattr__``.
 
-    Any other name (a private one, or one the record lacks) raises the usual AttributeError.
+    A name of :data:`RETIRED_FACTS` the record lacks reads its neutral value. Any other name
+    (a private one, or one the record lacks) raises the usual AttributeError.
     """
     if not name.startswith("_"):
         record = facts()
         if record is not None and name in attrs.fields_dict(type(record)):
             return getattr(record, name)
+        if name in RETIRED_FACTS:
+            return RETIRED_FACTS[name]
     msg = f"{type(owner).__name__!r} object has no attribute {name!r}"
     raise AttributeError(msg, name=name, obj=owner)
 
@@ -279,6 +296,15 @@ class Variant(Generic[D]):
     before_drawing: ClassVar[str] = "must take a card first"
     #: The refusal of a second draw ("p1 …").
     after_drawing: ClassVar[str] = "has already taken a card this turn"
+    #: What the text views call the cards turned face up beside the stock
+    #: (:attr:`GameState.aside <rummylib.state.GameState.aside>`).
+    aside_label: ClassVar[str] = "set aside face up"
+    #: The word that names them in a game record's dealer line, ``"aside"`` (``d aside 7d``)
+    #: or ``"open"`` (``d open 7d``); a record read may use either.
+    aside_word: ClassVar[str] = "aside"
+    #: Numeric public facts (fields of :meth:`public_info`'s record) the learning
+    #: environments' observation vectors hold, one number each.
+    encoded_facts: ClassVar[tuple[str, ...]] = ()
     #: The rule each setting comes from, as ``"1.2 decks jokers, 1.3 hand_size"``
     #: (read by :meth:`~rummylib.engine.Variant.rule_of`).
     setting_rules: ClassVar[str] = ""
@@ -441,7 +467,6 @@ class Variant(Generic[D]):
             "to_act": (first,),
             "hands": hands,
             "discard_pile": (),
-            "open_card": None,
             "aside": (),
             "hidden": (),
             "meld_rules": None,
@@ -747,6 +772,18 @@ class Variant(Generic[D]):
     def turn_clock(self, state: GameState[D]) -> TurnClock | None:
         """The clock of the players who must act now; ``None`` (the default): no clock."""
         return None
+
+    def replace_facts(self, state: GameState[D], facts: Mapping[str, Any]) -> GameState[D]:
+        """``state`` with facts of :data:`RETIRED_FACTS` changed (``state.replace(pot=…)``).
+
+        Those names were fields of every state before the variants owned them; a variant
+        that keeps such a fact sets it where it keeps it. The default keeps none of them.
+
+        Raises:
+            TypeError: the variant keeps no such fact.
+        """
+        msg = f"GameState has no field {sorted(facts)[0]!r}"
+        raise TypeError(msg)
 
     def public_info(self, state: GameState[D], player: int) -> PublicInfo:
         """The variant's own facts ``player`` may see: a :class:`PublicInfo` record.

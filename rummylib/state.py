@@ -26,7 +26,16 @@ import attrs
 from rummylib import _record, _render, _svg
 from rummylib.actions import Action, PlayerAction, action_classes, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
-from rummylib.engine import D, Phase, PhaseBase, TurnClock, Variant, player_name, public_fact
+from rummylib.engine import (
+    RETIRED_FACTS,
+    D,
+    Phase,
+    PhaseBase,
+    TurnClock,
+    Variant,
+    player_name,
+    public_fact,
+)
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld, MeldRules
 from rummylib.registry import get_variant, with_settings
@@ -115,8 +124,6 @@ class MatchInfo:
     players_in: tuple[int, ...]
     deal_number: int = 1
     dealer: int = 0
-    multiplier: int = 1
-    pot: int = 0
     meld_rules: MeldRules | None = None
     deal_results: tuple[DealResult, ...] = ()
     result: MatchResult | None = None
@@ -134,7 +141,7 @@ class GameState(Generic[D]):
     (``GameState[IsraeliDetail]``, …); a bare ``GameState`` is ``GameState[Any]``.
 
     Attributes:
-        match: the match-level facts (variant, seed, scores, pot, …), also readable directly
+        match: the match-level facts (variant, seed, scores, deal number, …), also readable directly
             as the attributes below.
         phase: what the game waits for.
         current_player: whose turn it is, or ``None`` (votes, windows, the end).
@@ -142,9 +149,9 @@ class GameState(Generic[D]):
         hands: each player's cards, in the order received.
         stock: the stock, top card first.
         discard_pile: the discard pile, top card last.
-        open_card: the Israeli open card while it can be taken or lies dead, else ``None``.
-        aside: cards set aside face up for the deal, out of play, seen by every player (the
-            Indian wild card).
+        aside: cards turned face up beside the stock for the deal, seen by every player (the
+            Indian wild card, the Israeli open card); the variant's rules say whether one may
+            be taken.
         hidden: cards set aside face down, seen by nobody (a dropped hand, a finishing card):
             counted among the match's cards, never shown in an observation.
         table: the melds on the table.
@@ -160,7 +167,6 @@ class GameState(Generic[D]):
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...] = ()
     discard_pile: tuple[Card, ...] = ()
-    open_card: Card | None = None
     aside: tuple[Card, ...] = ()
     hidden: tuple[Card, ...] = ()
     table: tuple[Meld, ...] = ()
@@ -221,16 +227,6 @@ class GameState(Generic[D]):
     def dealer(self) -> int:
         """Who dealt the current deal."""
         return self.match.dealer
-
-    @property
-    def multiplier(self) -> int:
-        """The deal multiplier."""
-        return self.match.multiplier
-
-    @property
-    def pot(self) -> int:
-        """The money in the pot."""
-        return self.match.pot
 
     @property
     def meld_rules(self) -> MeldRules:
@@ -425,13 +421,18 @@ class GameState(Generic[D]):
     def replace(self, **changes: Any) -> GameState[D]:
         """A copy with some fields changed; for variant hooks (states are immutable).
 
-        Match-level names (``scores``, ``pot``, …) are accepted too.
+        Match-level names (``scores``, ``deal_number``, …) are accepted too, and so are the
+        names of :data:`~rummylib.engine.RETIRED_FACTS` where the variant keeps such a fact
+        (:meth:`~rummylib.engine.Variant.replace_facts`: the Israeli ``pot``, …).
 
         >>> state = new_game("rummy101", players=2, seed=5)
+        >>> state.replace(scores=(10, 0)).scores, state.scores
+        ((10, 0), (0, 0))
         >>> state.replace(pot=10).pot, state.pot
         (10, 2)
         """
         if not changes.keys() <= _STATE_FIELD_SET:  # match-level names, or a mistake
+            retired = {name: changes.pop(name) for name in RETIRED_FACTS.keys() & changes.keys()}
             match_changes = {name: changes.pop(name) for name in _MATCH_FIELDS & changes.keys()}
             if match_changes:
                 changes["match"] = attrs.evolve(self.match, **match_changes)
@@ -439,6 +440,8 @@ class GameState(Generic[D]):
             if unknown:
                 msg = f"GameState has no field {sorted(unknown)[0]!r}"
                 raise TypeError(msg)
+            if retired:
+                return self.variant.replace_facts(self.replace(**changes), retired)
         # The hot path of every action: a state keeps its fields in a plain ``__dict__`` (no
         # slots), so a copy is one C-level dict copy, then the changed fields and a fresh cache.
         fields = self.__dict__.copy()
@@ -449,7 +452,7 @@ class GameState(Generic[D]):
         return new
 
     def all_cards(self) -> Counter[Card]:
-        """Every card in the match, wherever it is: hands, stock, pile, open card, table.
+        """Every card in the match, wherever it is: hands, stock, pile, table.
 
         The cards set aside face up or face down count too.
 
@@ -460,8 +463,6 @@ class GameState(Generic[D]):
         for hand in self.hands:
             cards.update(hand)
         cards.update(self.discard_pile)
-        if self.open_card is not None:
-            cards[self.open_card] += 1
         cards.update(self.aside)
         cards.update(self.hidden)
         for meld in self.table:
@@ -521,13 +522,29 @@ class GameState(Generic[D]):
     def __str__(self) -> str:
         return self.render()
 
-    if not TYPE_CHECKING:  # read at run time only: mypy still catches a mistyped attribute
+    if TYPE_CHECKING:  # the retired names, read at run time through __getattr__ below
+
+        @property
+        def open_card(self) -> Card | None:
+            """The Israeli open card, else ``None`` (:data:`~rummylib.engine.RETIRED_FACTS`)."""
+
+        @property
+        def multiplier(self) -> int:
+            """The Israeli deal multiplier, else 1."""
+
+        @property
+        def pot(self) -> int:
+            """The Israeli pot or the 500 pool, else 0."""
+
+    else:  # read at run time only: mypy still catches a mistyped attribute
 
         def __getattr__(self, name: str) -> object:
             """A fact of the variant's public record, read as an attribute (``state.knocker``).
 
             Only names no attribute of the state has reach here: the fields of
-            :meth:`~rummylib.engine.Variant.public_info`'s record, as every player sees them.
+            :meth:`~rummylib.engine.Variant.public_info`'s record, as every player sees them
+            (``state.pot``, ``state.open_card`` at an Israeli table), and the neutral values of
+            :data:`~rummylib.engine.RETIRED_FACTS` where the record has no such field.
             """
             return public_fact(self, name, lambda: self.variant.public_info(self, 0))
 

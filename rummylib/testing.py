@@ -188,8 +188,8 @@ def assert_consistent_observation(state: GameState, player: int, observation: Ob
     """Raise :class:`AssertionError` unless ``observation`` is ``player``'s view of ``state``.
 
     It must be that player's, hold their own hand as dealt and drawn, every public fact of
-    the state (hand sizes, stock size, discard pile, open card, table, scores, phase, turn,
-    deal, multiplier, pot) and their legal actions.
+    the state (hand sizes, stock size, discard pile, the cards face up, table, scores, phase,
+    turn, deal, the variant's public facts) and their legal actions.
 
     >>> state = new_game("rummy101", players=2, seed=3)
     >>> assert_consistent_observation(state, 1, state.observation(1))
@@ -216,8 +216,7 @@ def assert_consistent_observation(state: GameState, player: int, observation: Ob
         "current_player": state.current_player,
         "to_act": state.to_act,
         "deal_number": state.deal_number,
-        "multiplier": state.multiplier,
-        "pot": state.pot,
+        "public": state.variant.public_info(state, player),
         "legal_actions": state.legal_actions(player),
     }
     for name, value in expected.items():

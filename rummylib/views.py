@@ -46,8 +46,8 @@ class Observation:
         hand_sizes: how many cards each player holds.
         stock_size: how many cards the stock holds (never their order).
         discard_pile: the discard pile, top card last (every card in it was shown face up).
-        open_card: the Israeli open card while it lies face up, else ``None``.
-        aside: the cards set aside face up for the deal (the Indian wild card).
+        aside: the cards turned face up beside the stock for the deal (the Indian wild card,
+            the Israeli open card).
         hidden_count: how many cards lie face down out of play (their faces are never shown).
         table: the melds on the table.
         scores: match totals.
@@ -57,12 +57,14 @@ class Observation:
         to_act: every player who may act now.
         deal_number: 1 for the first deal.
         dealer: who dealt.
-        multiplier: the deal multiplier.
-        pot: the money in the pot.
         legal_actions: this player's legal actions now.
         meld_rules: the meld rules in force for the deal.
         public: the variant's own public facts, its typed :class:`~rummylib.engine.PublicInfo`
-            record (``dict(observation.public)`` reads them by name).
+            record (``dict(observation.public)`` reads them by name, and each is an
+            attribute too: ``observation.pot`` at an Israeli table). The names the
+            observation held itself before the variants owned them (``open_card``,
+            ``multiplier``, ``pot``) read their neutral values where the variant has no such
+            fact (:data:`~rummylib.engine.RETIRED_FACTS`).
     """
 
     player: int
@@ -71,7 +73,6 @@ class Observation:
     hand_sizes: tuple[int, ...]
     stock_size: int
     discard_pile: tuple[Card, ...]
-    open_card: Card | None
     aside: tuple[Card, ...]
     hidden_count: int
     table: tuple[Meld, ...]
@@ -82,8 +83,6 @@ class Observation:
     to_act: tuple[int, ...]
     deal_number: int
     dealer: int
-    multiplier: int
-    pot: int
     legal_actions: tuple[Action, ...]
     meld_rules: MeldRules
     public: PublicInfo = _NO_FACTS
@@ -101,7 +100,21 @@ class Observation:
     def _repr_svg_(self) -> str:  # a notebook shows the player's view (rummylib.svg)
         return _svg.observation(self)
 
-    if not TYPE_CHECKING:  # read at run time only: mypy still catches a mistyped attribute
+    if TYPE_CHECKING:  # the retired names, read at run time through __getattr__ below
+
+        @property
+        def open_card(self) -> Card | None:
+            """The Israeli open card, else ``None`` (:data:`~rummylib.engine.RETIRED_FACTS`)."""
+
+        @property
+        def multiplier(self) -> int:
+            """The Israeli deal multiplier, else 1."""
+
+        @property
+        def pot(self) -> int:
+            """The Israeli pot or the 500 pool, else 0."""
+
+    else:  # read at run time only: mypy still catches a mistyped attribute
 
         def __getattr__(self, name: str) -> object:
             """A field of :attr:`public`, read as an attribute (``observation.knocker``)."""
@@ -136,7 +149,6 @@ def observe(state: GameState, player: int) -> Observation:
             "hand_sizes": tuple(map(len, hands)),
             "stock_size": len(state.stock),
             "discard_pile": state.discard_pile,
-            "open_card": state.open_card,
             "aside": state.aside,
             "hidden_count": len(state.hidden),
             "table": state.table,
@@ -147,8 +159,6 @@ def observe(state: GameState, player: int) -> Observation:
             "to_act": state.to_act,
             "deal_number": match.deal_number,
             "dealer": match.dealer,
-            "multiplier": match.multiplier,
-            "pot": match.pot,
             "legal_actions": state.legal_actions(player),
             "meld_rules": state.meld_rules,
             "public": match.variant.public_info(state, player),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import pathlib
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -295,8 +296,8 @@ def test_the_snapshot_must_match_exactly_not_just_compare_equal() -> None:
         refusal(record) == "bad saved game: the snapshot's deal_number does not match its actions"
     )
     record = record_of()
-    record["snapshot"]["pot"] = float(record["snapshot"]["pot"])
-    assert "snapshot's pot" in refusal(record)
+    record["snapshot"]["public"]["pot"] = float(record["snapshot"]["public"]["pot"])
+    assert "snapshot's public" in refusal(record)
 
 
 def test_hostile_json_text_is_refused_shortly() -> None:
@@ -319,3 +320,27 @@ def test_a_huge_variant_name_in_a_save_is_refused_shortly() -> None:
     message = refusal(record)
     assert message.startswith("bad saved game: unknown variant 'xxx")
     assert len(message) < 400
+
+
+@pytest.mark.parametrize("name", ["rummy101", "turkish500", "indian_points", "gin"])
+def test_a_save_written_before_the_variants_owned_the_open_card_and_pot_loads(name: str) -> None:
+    # Written by rummylib 0.2 (commit c55ab3c): its snapshot holds open_card, multiplier and
+    # pot, and the Israeli open card outside "aside". It loads, and is saved anew without them.
+    text = (pathlib.Path(__file__).parent / "data" / "saves" / f"{name}-0.2.json").read_text()
+    old = json.loads(text)["snapshot"]
+    assert {"open_card", "multiplier", "pot"} <= old.keys()
+    state = GameState.from_json(text)
+    assert state.multiplier == old["multiplier"]
+    assert state.pot == old["pot"]
+    assert (None if state.open_card is None else str(state.open_card)) == old["open_card"]
+    new = json.loads(state.to_json())["snapshot"]
+    assert set(new) == SNAPSHOT_KEYS
+    assert GameState.from_json(state.to_json()) == state
+
+
+def test_an_old_save_with_an_edited_pot_is_refused() -> None:
+    record = json.loads(
+        (pathlib.Path(__file__).parent / "data" / "saves" / "rummy101-0.2.json").read_text()
+    )
+    record["snapshot"]["pot"] += 1
+    assert refusal(record) == "bad saved game: the snapshot's pot does not match its actions"

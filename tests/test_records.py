@@ -322,7 +322,7 @@ def test_dump_and_load_use_files(tmp_path: Path) -> None:
 def test_a_state_the_history_does_not_reach_is_refused() -> None:
     state = new_game("rummy101", players=2, seed=1)
     with pytest.raises(Exception, match="does not reach"):
-        dumps(state.replace(pot=99))
+        dumps(state.replace(scores=(99, 0)))
 
 
 def test_deals_split_the_record_and_carry_their_results() -> None:

@@ -32,12 +32,13 @@ def test_a_new_rummy101_deal_shows_both_hands_the_piles_and_the_turn() -> None:
     assert render(rummy101()) == "\n".join(
         [
             "rummy101, deal 1: draw, p1 to play",
-            "multiplier 2, pot 2",
             f"p1 (to act), score 0, 13 cards: {HEARTS}",
             f"p2, score 0, 13 cards: {CLUBS}",
             "stock: 81 cards",
             "open card: *",
             "table: no melds",
+            # The Israeli public facts that say something (the open card is drawn above).
+            "facts: multiplier: 2; pot: 2",
         ]
     )
 
@@ -58,8 +59,9 @@ def test_a_frish_vote_names_who_must_answer() -> None:
     state = rummy101().apply(ProposeFrish(player=0))
     lines = render(state).splitlines()
     assert lines[0] == "rummy101, deal 1: frish vote, p2 to act"
-    assert lines[2].startswith("p1, score 0, 13 cards: ")
-    assert lines[3].startswith("p2 (to act), score 0, 13 cards: ")
+    assert lines[1].startswith("p1, score 0, 13 cards: ")
+    assert lines[2].startswith("p2 (to act), score 0, 13 cards: ")
+    assert lines[-1] == "facts: multiplier: 2; pot: 2; frish proposer: p1; frish proposals: 1, 0"
 
 
 def test_the_end_of_a_match_names_the_winner_and_who_is_out() -> None:
@@ -68,8 +70,8 @@ def test_the_end_of_a_match_names_the_winner_and_who_is_out() -> None:
     state = rummy101().apply(TimeExpired(player=0))
     lines = render(state).splitlines()
     assert lines[0] == "rummy101, deal 1: match over; winner p2"
-    assert lines[2].startswith("p1 (out), score ")
-    assert lines[3].startswith("p2, score ")
+    assert lines[1].startswith("p1 (out), score ")
+    assert lines[2].startswith("p2, score ")
 
 
 def carousel_after_a_meld() -> GameState:
@@ -124,7 +126,7 @@ def test_a_removed_player_is_out_and_holds_no_cards() -> None:
     state = new_game("rummy101", players=3, seed=0, deck=deck).apply(TimeExpired(player=0))
     lines = render(state).splitlines()
     assert lines[0] == "rummy101, deal 1: draw, p2 to play"
-    assert lines[2:5] == [
+    assert lines[1:4] == [
         "p1 (out), score 0, no cards",
         f"p2 (to act), score 0, 13 cards: {CLUBS}",
         f"p3, score 0, 13 cards: {diamonds}",

@@ -204,7 +204,6 @@ def test_observation_is_built_as_its_init_would_build_it(state: GameState) -> No
             hand_sizes=tuple(len(hand) for hand in state.hands),
             stock_size=len(state.stock),
             discard_pile=state.discard_pile,
-            open_card=state.open_card,
             aside=state.aside,
             hidden_count=len(state.hidden),
             table=state.table,
@@ -216,8 +215,6 @@ def test_observation_is_built_as_its_init_would_build_it(state: GameState) -> No
             to_act=state.to_act,
             deal_number=state.deal_number,
             dealer=state.dealer,
-            multiplier=state.multiplier,
-            pot=state.pot,
             legal_actions=state.legal_actions(viewer),
             public=state.variant.public_info(state, viewer),
         )
@@ -494,3 +491,40 @@ def test_the_details_copied_on_most_turns_take_the_engines_one_copy_path() -> No
 
     for detail in (IsraeliDetail(), GinDetail()):
         assert hasattr(detail, "__dict__"), type(detail).__name__
+
+
+# -- the names the variants took over (open card, multiplier, pot) -------------------------------
+
+
+def test_rule_1_4_the_open_card_lies_face_up_beside_the_stock_and_counts_once() -> None:
+    state = new_game("rummy101", players=2, seed=5)
+    assert state.open_card is not None
+    assert state.aside == (state.open_card,)
+    assert state.observation(1).aside == (state.open_card,)
+    assert state.observation(1).open_card == state.open_card
+    assert state.all_cards().total() == 108  # two packs and four jokers (rule 1.2)
+
+
+def test_a_variant_without_an_open_card_multiplier_or_pot_reads_their_neutral_values() -> None:
+    state = new_game("gin", players=2, seed=1)
+    seen = state.observation(0)
+    assert (state.open_card, state.multiplier, state.pot) == (None, 1, 0)
+    assert (seen.open_card, seen.multiplier, seen.pot) == (None, 1, 0)
+    assert "pot" not in dict(seen.public)
+    with pytest.raises(TypeError, match=r"^GameState has no field 'pot'$"):
+        state.replace(pot=5)
+    with pytest.raises(AttributeError):
+        _ = state.no_such_fact  # type: ignore[attr-defined]
+
+
+def test_the_israeli_and_500_variants_keep_their_facts_and_set_them_through_replace() -> None:
+    israeli = new_game("rummy101", players=3, seed=5)
+    assert (israeli.multiplier, israeli.pot) == (2, 3)  # rules 1.17 and 1.19: one stake each
+    changed = israeli.replace(pot=10, multiplier=4, open_card=None)
+    assert (changed.pot, changed.multiplier, changed.open_card, changed.aside) == (10, 4, None, ())
+    assert (israeli.pot, israeli.multiplier) == (3, 2)  # the old state is unchanged
+    turkish = new_game("turkish500", players=2, seed=1)
+    assert turkish.pot == 30  # rule 3.9: the deal's pool
+    assert turkish.replace(pot=60).observation(0).pot == 60
+    with pytest.raises(TypeError, match=r"^GameState has no field 'multiplier'$"):
+        turkish.replace(multiplier=2)

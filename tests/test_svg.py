@@ -423,8 +423,7 @@ def test_any_observation_shows_exactly_what_the_player_may_see(state: GameState)
             visible += meld.declared_tokens()
         if seen.discard_pile:
             visible.append(str(seen.discard_pile[-1]))
-        if seen.open_card is not None:
-            visible.append(str(seen.open_card))
+        visible += [str(card) for card in seen.aside]  # the open card, the wild card
         picture = svg.observation(seen)
         assert_well_formed(picture)
         assert Counter(titles(picture)) == Counter(visible)
@@ -432,5 +431,5 @@ def test_any_observation_shows_exactly_what_the_player_may_see(state: GameState)
         [str(card) for hand in state.hands for card in hand]
         + [token for meld in state.table for token in meld.declared_tokens()]
         + ([str(state.discard_pile[-1])] if state.discard_pile else [])
-        + ([str(state.open_card)] if state.open_card is not None else [])
+        + [str(card) for card in state.aside]
     )

@@ -290,7 +290,7 @@ def test_assert_cards_conserved_names_the_cards() -> None:
         ("discard_pile", tuple(parse_cards("Ks"))),
         ("phase", GamePhase.PLAY),
         ("to_act", (1,)),
-        ("pot", 99),
+        ("aside", tuple(parse_cards("Ks"))),
         ("legal_actions", ()),
     ],
 )

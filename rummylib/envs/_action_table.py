@@ -35,7 +35,7 @@ from rummylib.table import JokerReplacementSource, best_play
 #: Distinct cards: 52 naturals and the joker, by :attr:`Card.index <rummylib.cards.Card.index>`.
 CARD_KINDS: Final = JOKER_INDEX + 1
 
-#: Scores, the pot, the multiplier and the deal number are clipped to ``±SCALAR_BOUND`` in
+#: Scores, the deal number and the variant's numeric facts are clipped to ``±SCALAR_BOUND`` in
 #: the observation vector, so that every value lies inside its declared box.
 SCALAR_BOUND: Final = 1_000_000
 

@@ -135,10 +135,8 @@ def describe(state: GameState, labels: Callable[[int], Sequence[str]] | None = N
         f"stock: {len(state.stock)} cards · "
         f"discard pile: {_sorted_text(state.discard_pile, sort=False)}",
     ]
-    if state.open_card is not None:
-        lines.append(f"open card: {state.open_card}")
     if state.aside:
-        lines.append(f"set aside face up: {_sorted_text(state.aside, sort=False)}")
+        lines.append(f"{state.variant.aside_label}: {_sorted_text(state.aside, sort=False)}")
     facts = state.variant.public_info(state, state.to_act[0] if state.to_act else 0).lines()
     if facts:
         lines.append("facts: " + "; ".join(facts))

@@ -28,10 +28,11 @@ from rummylib.views import Observation
 class TakenCards:
     """The face-up cards each player was seen to take and has not shown since.
 
-    Every player at a table sees a card taken from the discard pile or the open card, and
-    sees it leave again when it is discarded or melded. :meth:`update` follows that from the
-    public fields of two consecutive observations (discard pile, open card, table, hand
-    sizes, deal number), never from a hand, so the record holds nothing hidden.
+    Every player at a table sees a card taken from the discard pile or from the cards turned
+    face up (the Israeli open card), and sees it leave again when it is discarded or melded.
+    :meth:`update` follows that from the public fields of two consecutive observations
+    (discard pile, cards face up, table, hand sizes, deal number), never from a hand, so the
+    record holds nothing hidden.
 
     >>> from rummylib.cards import CARDS
     >>> from rummylib import new_game
@@ -77,7 +78,7 @@ class TakenCards:
             return
         pile_before, pile_after = before.discard_pile, after.discard_pile
         table_changed = after.table is not before.table and after.table != before.table
-        if pile_after is pile_before and after.open_card is before.open_card and not table_changed:
+        if pile_after is pile_before and after.aside is before.aside and not table_changed:
             return  # nothing face up moved (a draw from the stock, a pass, a knock…)
         taken: Sequence[Card] = ()
         shown: Sequence[Card] = ()
@@ -93,12 +94,11 @@ class TakenCards:
         elif size_after > size_before and pile_after[:size_before] == pile_before:
             shown = pile_after[size_before:]  # discarded
         if (
-            before.open_card is not None
-            and after.open_card is None
+            len(after.aside) < len(before.aside)
             and after.stock_size == before.stock_size
             and after.hand_sizes[actor] - before.hand_sizes[actor] == 1
-        ):
-            taken = (*taken, before.open_card)
+        ):  # a card face up beside the stock went into the actor's hand
+            taken = (*taken, *(Counter(before.aside) - Counter(after.aside)).elements())
         if table_changed:
             melded = Counter(_meld_cards(after.table)) - Counter(_meld_cards(before.table))
             shown = (*shown, *melded.elements())
@@ -145,7 +145,8 @@ class ObservationEncoder:
     ``hand``                53               the viewer's cards
     ``discard_pile``        53               the cards of the discard pile
     ``discard_top``         53               the top discard (one-hot; zeros if the pile is empty)
-    ``open_card``           53               the open card while it lies face up (one-hot)
+    ``aside``               53               the cards turned face up beside the stock (the
+                                             Indian wild card, the Israeli open card)
     ``table``               53               the cards on the table, in all melds
     ``taken``               (n − 1) * 53     per other seat: face-up cards it was seen to take and
                                              still holds (:class:`TakenCards`)
@@ -153,8 +154,10 @@ class ObservationEncoder:
     ``discard_pile_size``   1                cards in the discard pile
     ``table_melds``         1                melds on the table
     ``deal_number``         1                1 for the first deal
-    ``multiplier``          1                the deal multiplier
-    ``pot``                 1                the money in the pot
+    ``facts``               facts            the variant's numeric public facts, one each, in
+                                             the order of its
+                                             :attr:`~rummylib.engine.Variant.encoded_facts`
+                                             (the Israeli multiplier and pot)
     ``hand_sizes``          n                cards held, per seat
     ``scores``              n                match totals, per seat
     ``in_match``            n                1 if the seat is still in the match
@@ -178,6 +181,8 @@ class ObservationEncoder:
         self._phase_index = {
             getattr(phase, "_value_", phase): number for number, phase in enumerate(self.phases)
         }
+        #: The names of the public facts encoded as numbers (the ``facts`` places).
+        self._facts = tuple(variant.encoded_facts)
         deck = _largest_deck(variant)
         copies = 1
         for count in range(variant.min_players, variant.max_players + 1):
@@ -191,15 +196,14 @@ class ObservationEncoder:
             ("hand", CARD_KINDS, 0, copies),
             ("discard_pile", CARD_KINDS, 0, copies),
             ("discard_top", CARD_KINDS, 0, 1),
-            ("open_card", CARD_KINDS, 0, 1),
+            ("aside", CARD_KINDS, 0, copies),
             ("table", CARD_KINDS, 0, copies),
             ("taken", (n - 1) * CARD_KINDS, 0, copies),
             ("stock_size", 1, 0, deck),
             ("discard_pile_size", 1, 0, deck),
             ("table_melds", 1, 0, deck),
             ("deal_number", 1, 0, SCALAR_BOUND),
-            ("multiplier", 1, 0, SCALAR_BOUND),
-            ("pot", 1, -SCALAR_BOUND, SCALAR_BOUND),
+            ("facts", len(self._facts), -SCALAR_BOUND, SCALAR_BOUND),
             ("hand_sizes", n, 0, deck),
             ("scores", n, -SCALAR_BOUND, SCALAR_BOUND),
             ("in_match", n, 0, 1),
@@ -221,15 +225,9 @@ class ObservationEncoder:
         self._starts = {name: piece.start for name, piece in layout.items()}
         scalars = [
             layout[name].start
-            for name in (
-                "stock_size",
-                "discard_pile_size",
-                "table_melds",
-                "deal_number",
-                "multiplier",
-                "pot",
-            )
+            for name in ("stock_size", "discard_pile_size", "table_melds", "deal_number")
         ]
+        scalars += range(layout["facts"].start, layout["facts"].stop)
         scalars += range(layout["hand_sizes"].start, layout["scores"].stop)
         self._scalars = np.array(scalars, dtype=np.intp)
         # The scalars lie side by side, from the stock size to the last score, and the seat
@@ -258,8 +256,8 @@ class ObservationEncoder:
         self._move_cards(cells, at["discard_pile"], (), pile)
         if pile:
             cells[at["discard_top"] + pile[-1].index] = 1.0
-        if observation.open_card is not None:
-            cells[at["open_card"] + observation.open_card.index] = 1.0
+        if observation.aside:
+            self._move_cards(cells, at["aside"], (), observation.aside)
         if observation.table:
             self._move_cards(cells, at["table"], (), _meld_cards(observation.table))
         cells[at["phase"] + self._phase_place(observation.phase)] = 1.0
@@ -287,8 +285,7 @@ class ObservationEncoder:
             len(pile),
             len(table),
             observation.deal_number,
-            observation.multiplier,
-            observation.pot,
+            *self._fact_values(observation),
         ):
             cells[place] = _clip(value)
             place += 1
@@ -379,12 +376,8 @@ class ObservationEncoder:
                 cells[top + old_pile[-1].index] = 0.0
             if pile:
                 cells[top + pile[-1].index] = 1.0
-        if after.open_card is not before.open_card:
-            start = at["open_card"]
-            if before.open_card is not None:
-                cells[start + before.open_card.index] = 0.0
-            if after.open_card is not None:
-                cells[start + after.open_card.index] = 1.0
+        if after.aside is not before.aside:
+            self._move_cards(cells, at["aside"], before.aside, after.aside)
         if after.table is not before.table:
             self._move_cards(
                 cells, at["table"], _meld_cards(before.table), _meld_cards(after.table)
@@ -409,7 +402,8 @@ class ObservationEncoder:
         """
         self._write_counts(cells, before, after)
         seats = self._orders[after.player]
-        place = self._scalar_span.start + 6  # past the six counts: hand sizes, scores, flags
+        # Past the counts and facts (_write_counts): hand sizes, scores, flags.
+        place = self._scalar_span.start + 4 + len(self._facts)
         n = self.players
         if after.hand_sizes != before.hand_sizes:
             sizes = after.hand_sizes
@@ -437,7 +431,7 @@ class ObservationEncoder:
     def _write_counts(
         self, cells: memoryview[float], before: Observation, after: Observation
     ) -> None:
-        """The six numbers from the stock size to the pot, where they changed."""
+        """The numbers from the stock size to the last fact, where they changed."""
         place = self._scalar_span.start
         if after.stock_size != before.stock_size:
             cells[place] = after.stock_size
@@ -445,17 +439,16 @@ class ObservationEncoder:
             cells[place + 1] = len(after.discard_pile)
         if after.table is not before.table:
             cells[place + 2] = len(after.table)
-        if (
-            after.deal_number != before.deal_number
-            or after.multiplier != before.multiplier
-            or after.pot != before.pot
-        ):
-            for offset, value in (
-                (3, after.deal_number),
-                (4, after.multiplier),
-                (5, after.pot),
-            ):
+        if after.deal_number != before.deal_number:
+            cells[place + 3] = _clip(after.deal_number)
+        if self._facts and after.public is not before.public:
+            for offset, value in enumerate(self._fact_values(after), 4):
                 cells[place + offset] = _clip(value)
+
+    def _fact_values(self, observation: Observation) -> list[int]:
+        """The numeric public facts the vector holds, in :attr:`_facts` order."""
+        public = observation.public
+        return [getattr(public, name) for name in self._facts]
 
     def _one_removed(
         self, cells: memoryview[float], start: int, old: Sequence[Card], new: Sequence[Card]

@@ -28,7 +28,7 @@ Pass(player=0)
 >>> encoder = ObservationEncoder(state.variant, players=2)
 >>> vector = encoder.encode(state.observation(0))
 >>> vector.shape, int(vector[encoder.layout["hand"]].sum())
-((344,), 10)
+((342,), 10)
 """
 
 from __future__ import annotations

@@ -370,7 +370,7 @@ def _view_text(observation: Observation, *, private: bool) -> str:
         f"sizes {' '.join(map(str, observation.hand_sizes))}",
         f"stock {observation.stock_size}",
         f"pile {' '.join(str(card) for card in observation.discard_pile) or '-'}",
-        f"open {observation.open_card or '-'}",
+        f"face up {' '.join(str(card) for card in observation.aside) or '-'}",
         f"table {' | '.join(str(meld) for meld in observation.table) or '-'}",
         f"scores {' '.join(map(str, observation.scores))}",
     ]

@@ -107,7 +107,6 @@ class _Block:
     kind: str  # "deal" or "restock"
     number: int | None = None
     hands: tuple[tuple[int, int, tuple[Card | None, ...]], ...] = ()  # (line, player, cards)
-    open_card: tuple[int, Card | None] | None = None
     aside: tuple[int, tuple[Card | None, ...]] | None = None
     pile: tuple[int, tuple[Card | None, ...]] | None = None
     stock: tuple[int, tuple[Card | None, ...]] | None = None
@@ -115,8 +114,6 @@ class _Block:
     def has_hidden(self) -> bool:
         """Whether any card of these lines is ``??``."""
         cards: list[Card | None] = [card for _, _, hand in self.hands for card in hand]
-        if self.open_card is not None:
-            cards.append(self.open_card[1])
         for zone in (self.aside, self.pile, self.stock):
             if zone is not None:
                 cards.extend(zone[1])

@@ -375,10 +375,11 @@ def _group(  # noqa: PLR0911, PLR0912, PLR0915  (one branch per kind of dealer l
                 )
             block["hands"] = (*block.get("hands", ()), (number, item.player, item.cards))
         else:
-            field = {"open": "open_card", "aside": "aside", "pile": "pile", "stock": "stock"}[kind]
+            # 'd open' is the Israeli word for the cards set aside face up (Variant.aside_word).
+            field = {"open": "aside", "aside": "aside", "pile": "pile", "stock": "stock"}[kind]
             if field in block:
                 return opening, steps, RecordError(number, f"a deal has one 'd {kind}' line")
-            block[field] = (number, item.cards[0]) if kind == "open" else (number, item.cards)
+            block[field] = (number, item.cards)
     if shows:
         return opening, steps, RecordError(shows[0][0], "'d show' lines go just before an action")
     flush()

@@ -361,8 +361,6 @@ def _stacked_deck(after: GameState, block: _Block) -> tuple[Card, ...]:
     if block.stock is None:
         raise _Stop(block.line, "a deal without a seed needs its 'd stock' line")
     cards: list[Card | None] = [hands[seat][index] for index in range(size) for seat in seats]
-    if block.open_card is not None:
-        cards.append(block.open_card[1])
     if block.aside is not None:
         cards.extend(block.aside[1])
     if block.pile is not None:
@@ -415,16 +413,11 @@ def _check_block(state: GameState, block: _Block) -> None:
         raise _Stop(block.line, f"this is deal {state.deal_number}, not deal {block.number}")
     for line, seat, cards in block.hands:
         _differs(line, f"p{seat + 1}'s hand", state.hands[seat], cards)
-    if block.open_card is not None:
-        line, card = block.open_card
-        if state.open_card is None or (card is not None and card != state.open_card):
-            raise _Stop(line, f"the open card is {state.open_card or 'none'}")
-    elif block.kind == "deal" and state.open_card is not None:
-        raise _Stop(block.line, f"the deal turns an open card, {state.open_card}")
     if block.aside is not None:
-        _differs(block.aside[0], "the cards set aside", state.aside, block.aside[1])
+        _differs(block.aside[0], "the cards turned face up", state.aside, block.aside[1])
     elif block.kind == "deal" and state.aside:
-        raise _Stop(block.line, "the deal sets cards aside: add its 'd aside' line")
+        word = state.variant.aside_word
+        raise _Stop(block.line, f"the deal turns cards face up: add its 'd {word}' line")
     if block.pile is not None:
         _differs(block.pile[0], "the discard pile", state.discard_pile, block.pile[1])
     elif block.kind == "deal" and state.discard_pile:
@@ -502,8 +495,6 @@ class _Completion:
         """``block`` with its hidden cards filled from the rest of the deck."""
         deck = Counter(after.variant.deck_for(after.player_count))
         shown: list[Card] = [card for _, _, hand in block.hands for card in hand if card]
-        if block.open_card is not None and block.open_card[1] is not None:
-            shown.append(block.open_card[1])
         for zone in (block.aside, block.pile, block.stock):
             if zone is not None:
                 shown.extend(card for card in zone[1] if card is not None)

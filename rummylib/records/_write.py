@@ -92,10 +92,9 @@ def _deal_lines(state: GameState, view: int | None) -> list[str]:
         if hand:
             cards = _hide(hand, view is None or view == seat)
             lines.append(_notation.format_dealer(DealerLine("hand", player=seat, cards=cards)))
-    if state.open_card is not None:
-        lines.append(_notation.format_dealer(DealerLine("open", cards=(state.open_card,))))
     if state.aside:
-        lines.append(_notation.format_dealer(DealerLine("aside", cards=state.aside)))
+        word = state.variant.aside_word
+        lines.append(_notation.format_dealer(DealerLine(word, cards=state.aside)))
     if state.discard_pile:
         lines.append(_notation.format_dealer(DealerLine("pile", cards=state.discard_pile)))
     stock = _hide(state.stock, view is None)

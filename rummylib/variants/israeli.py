@@ -335,6 +335,11 @@ class IsraeliPublic(PublicInfo):
     """What every player at an Israeli table sees beyond the cards.
 
     Attributes:
+        open_card: the open card while it lies face up beside the stock (rules 1.3, 1.6),
+            else ``None``; the same card as :attr:`GameState.aside
+            <rummylib.state.GameState.aside>`, so the text views list it once.
+        multiplier: the deal's multiplier (1.17, 1.18).
+        pot: the stakes and rebuys collected in the match (1.19, 1.22).
         frish_proposer: who proposed the Frish being voted on, if a vote is open (1.18).
         frish_proposals: Frish proposals made by each player in this deal.
         rebuys: how many times each player has bought back in this match (1.22).
@@ -344,6 +349,9 @@ class IsraeliPublic(PublicInfo):
         autoplayed: consecutive turns each player finished while disconnected.
     """
 
+    open_card: Card | None = attrs.field(default=None, metadata={"text": False})
+    multiplier: int = 1
+    pot: int = 0
     frish_proposer: int | None = attrs.field(default=None, metadata={"seats": True})
     frish_proposals: tuple[int, ...] = ()
     rebuys: tuple[int, ...] = ()
@@ -372,6 +380,8 @@ class IsraeliDetail:
         disconnected: players the host reported disconnected (and not yet reconnected).
         autoplayed: consecutive turns each player finished while disconnected.
         clock_number: counts the clocks started in the match (see :meth:`IsraeliRummy.turn_clock`).
+        multiplier: the deal's multiplier: the first deal's (1.17), doubled by each Frish.
+        pot: the stakes and rebuys collected in the match (1.19, 1.22).
         frish_proposed: Frish votes held in the match.
         frish_accepted: Frish votes every player asked accepted, in the match.
         events: match events outside deal scoring (rebuys, spectators, removals), for the record.
@@ -393,6 +403,8 @@ class IsraeliDetail:
     disconnected: tuple[int, ...] = ()
     autoplayed: tuple[int, ...] = ()
     clock_number: int = 0
+    multiplier: int = 1
+    pot: int = 0
     # Counts for match_statistics; they follow from the history, so equality ignores them.
     frish_proposed: int = attrs.field(default=0, eq=False)
     frish_accepted: int = attrs.field(default=0, eq=False)
@@ -445,6 +457,12 @@ def _discard_index(action: DeclareRummy) -> int:
     return action.discard.index
 
 
+def _open_card(state: State) -> Card | None:
+    """The open card (rule 1.3): turned face up beside the stock, while it lies there."""
+    aside = state.aside
+    return aside[0] if aside else None
+
+
 def _without(players: tuple[int, ...], player: int) -> tuple[int, ...]:
     return tuple(p for p in players if p != player)
 
@@ -473,6 +491,9 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     }
     host_events: ClassVar[tuple[type[Action], ...]] = (TimeExpired, Disconnect, Reconnect)
     lower_score_wins: ClassVar[bool] = True
+    aside_label: ClassVar[str] = "open card"
+    aside_word: ClassVar[str] = "open"
+    encoded_facts: ClassVar[tuple[str, ...]] = ("multiplier", "pot")
     setting_rules: ClassVar[str] = (
         "1.2 decks jokers, 1.3 hand_size, 1.6 open_card_after_window, 1.13 joker_beside_ace, "
         "1.15 post_declare_seconds loser_melds, 1.16 ace_points joker_points, 1.17 "
@@ -596,7 +617,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def turn_up(self, rest: tuple[Card, ...]) -> dict[str, Any]:
         """The open card is turned under the stock (rule 1.3)."""
-        return {"open_card": rest[0], "stock": rest[1:]}
+        return {"aside": rest[:1], "stock": rest[1:]}
 
     def start(self, state: State) -> State:
         """Collect the stakes and deal the first deal (rules 1.3, 1.17, 1.19).
@@ -626,7 +647,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             msg = f"{player_name(self.first_player)} sits out and cannot play first"
             raise ConfigurationError(msg)
         dealer = players - 1 if self.first_player is None else (self.first_player - 1) % players
-        state = state.replace(players_in=players_in, pot=self.stake * len(players_in))
+        pot = self.stake * len(players_in)
+        state = state.replace(players_in=players_in, detail=evolve(state.detail, pot=pot))
         return self._deal(state, dealer, 1, self.first_deal_multiplier)
 
     def _deal(
@@ -643,10 +665,9 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             frish_proposer=None,
             frish_proposals=(detail.frish_proposals if redeal else (0,) * state.player_count),
             clock_number=detail.clock_number + 1,
+            multiplier=multiplier,
         )
-        return self.deal(
-            state, dealer=dealer, deal_number=deal_number, multiplier=multiplier, detail=detail
-        )
+        return self.deal(state, dealer=dealer, deal_number=deal_number, detail=detail)
 
     # -- legality, one refusal per kind -------------------------------------------------------
 
@@ -677,11 +698,12 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def refuse_take_open_card(self, state: State, action: TakeOpenCard) -> str | None:
         """Rule 1.6: the open card, in the first go-around only."""
-        if state.open_card is None:
+        open_card = _open_card(state)
+        if open_card is None:
             return "the open card has already been taken"
         if not self._in_first_go_around(state):
             return "the open card can only be taken in the first go-around"
-        return self._take_refusal(state, action.player, state.open_card)
+        return self._take_refusal(state, action.player, open_card)
 
     def refuse_propose_frish(self, state: State, action: ProposeFrish) -> str | None:
         """Rule 1.18: before taking a card in the first go-around, within the limits."""
@@ -697,8 +719,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         elif state.detail.frish_proposals[action.player] >= allowed:
             times = "" if allowed == 1 else f" {allowed} times"
             refusal = f"{player_name(action.player)} has already proposed frish{times} in this deal"
-        elif cap is not None and state.multiplier * 2 > cap:
-            doubled = state.multiplier * 2
+        elif cap is not None and state.detail.multiplier * 2 > cap:
+            doubled = state.detail.multiplier * 2
             refusal = f"the multiplier would become x{doubled}, above the table's cap of x{cap}"
         else:
             return None
@@ -897,12 +919,12 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def apply_take_open_card(self, state: State, action: TakeOpenCard) -> State:
         """The open card, which may not be discarded this turn (rules 1.6, 1.8)."""
-        card = state.open_card
+        card = _open_card(state)
         assert card is not None
         hands = list(state.hands)
         hands[action.player] = (*hands[action.player], card)
         detail = evolve(state.detail, taken_face_up=card)
-        return state.replace(hands=tuple(hands), open_card=None, phase=Phase.PLAY, detail=detail)
+        return state.replace(hands=tuple(hands), aside=(), phase=Phase.PLAY, detail=detail)
 
     def apply_declare_rummy(self, state: State, action: DeclareRummy) -> State:
         """Rummy: the melds go down, the others show theirs (rule 1.14)."""
@@ -967,17 +989,17 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         played = detail.played
         if completed and after not in played:
             played = (*played, after)
-        stock, open_card = state.stock, state.open_card
+        stock, aside = state.stock, state.aside
         if (
-            open_card is not None
+            aside
             and self.open_card_after_window is OpenCardAfterWindow.BOTTOM_OF_STOCK
             and all(player in played for player in state.players_in)
         ):
-            stock, open_card = (*stock, open_card), None
+            stock, aside = (*stock, *aside), ()
         detail = evolve(
             detail, played=played, taken_face_up=None, clock_number=detail.clock_number + 1
         )
-        state = self.next_turn(state, after, stock=stock, open_card=open_card, detail=detail)
+        state = self.next_turn(state, after, stock=stock, aside=aside, detail=detail)
         if stock:
             return state
         pile = state.discard_pile
@@ -989,7 +1011,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             )
         points = (0,) * state.player_count
         state = self.record_deal(state, points, ended_by="void: the stock ran out", ending="void")
-        return self._deal(state, state.dealer, state.deal_number, state.multiplier, redeal=True)
+        multiplier = state.detail.multiplier
+        return self._deal(state, state.dealer, state.deal_number, multiplier, redeal=True)
 
     def _answer_frish(self, state: State, player: int, *, accept: bool) -> State:
         detail = state.detail
@@ -1008,7 +1031,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             return state.replace(to_act=to_act)
         # Everyone accepted: the same dealer deals the same deal again at double the multiplier.
         state = state.replace(detail=evolve(detail, frish_accepted=detail.frish_accepted + 1))
-        return self._deal(state, state.dealer, state.deal_number, state.multiplier * 2, redeal=True)
+        multiplier = state.detail.multiplier * 2
+        return self._deal(state, state.dealer, state.deal_number, multiplier, redeal=True)
 
     def _remove(self, state: State, player: int, *, reason: str, completed: bool) -> State:
         """Rule 1.27: take ``player`` out of the match during their turn; cards under the stock."""
@@ -1056,8 +1080,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
                 melded = sum(hand_points(meld.cards, self.card_points) for meld in melds)
                 left = hand_points(hand, self.card_points) - melded
                 how = "left outside the melds shown" if melds else "in hand, no melds shown"
-            points[player] = left * state.multiplier
-            reason = f"{left} points {how} x{state.multiplier}"
+            points[player] = left * state.detail.multiplier
+            reason = f"{left} points {how} x{state.detail.multiplier}"
             lines.append(ScoreLine(player=player, points=points[player], reason=reason))
         ended_by = f"{player_name(declarer)} declared rummy"
         state = self.record_deal(state, points, lines=lines, ended_by=ended_by, ending="declared")
@@ -1103,9 +1127,11 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         scores[player] = level
         return state.replace(
             scores=tuple(scores),
-            pot=state.pot + cost,
             detail=evolve(
-                detail, rebuys=added(detail.rebuys, player), events=(*detail.events, event)
+                detail,
+                rebuys=added(detail.rebuys, player),
+                events=(*detail.events, event),
+                pot=detail.pot + cost,
             ),
         )
 
@@ -1140,7 +1166,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
     def _end_match(self, state: State, winners: Sequence[int]) -> State:
         """The last player in takes the pot (rule 1.20); winners share it evenly otherwise."""
-        payouts = shares(state.pot, winners, state.player_count)
+        payouts = shares(state.detail.pot, winners, state.player_count)
         return self.end_match(
             state, winners, payouts=payouts, lines=state.detail.events, players_in=tuple(winners)
         )
@@ -1202,10 +1228,21 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         number = state.detail.clock_number
         return TurnClock(players=state.to_act, seconds=seconds, grace_seconds=grace, number=number)
 
+    def replace_facts(self, state: State, facts: Mapping[str, Any]) -> State:
+        """The open card (the card face up beside the stock), the multiplier, the pot."""
+        facts = dict(facts)
+        if "open_card" in facts:
+            card = facts.pop("open_card")
+            state = state.replace(aside=() if card is None else (card,))
+        return state.replace(detail=evolve(state.detail, **facts))
+
     def public_info(self, state: State, player: int) -> IsraeliPublic:
-        """Frish proposals, rebuys, spectators, removed, disconnected and auto-played seats."""
+        """The open card, multiplier, pot, Frish proposals, rebuys and the seats' states."""
         detail = state.detail
         return IsraeliPublic(
+            open_card=_open_card(state),
+            multiplier=detail.multiplier,
+            pot=detail.pot,
             frish_proposer=detail.frish_proposer,
             frish_proposals=detail.frish_proposals,
             rebuys=detail.rebuys,
@@ -1222,7 +1259,8 @@ class IsraeliRummy(Variant[IsraeliDetail]):
     def move_words(self, state: State, kind: type[Action], actions: Sequence[Action]) -> str | None:
         """The Israeli moves: the open card, declaring, showing, the Frish."""
         if kind is TakeOpenCard:
-            return f"take the open card {state.open_card}" if actions else "take the open card"
+            card = _open_card(state)
+            return f"take the open card {card}" if actions and card else "take the open card"
         return _MOVE_WORDS.get(kind)
 
     def phase_words(self, state: State) -> str | None:

@@ -125,12 +125,14 @@ class TurkishPublic(PublicInfo):
             down or off (3.5, 3.7).
         melded_points: per player, the points of the melds they laid down this deal.
         laid_off_points: per player, the points of the cards they laid off this deal.
+        pot: the pool the deal's winner takes (3.9), with any pool carried over (3.11).
     """
 
     must_meld: Card | None = None
     cards_to_keep: int = 0
     melded_points: tuple[int, ...] = ()
     laid_off_points: tuple[int, ...] = ()
+    pot: int = 0
 
 
 @attrs.frozen(kw_only=True)
@@ -146,6 +148,7 @@ class TurkishDetail:
         melded_cards: per player, how many cards they laid down this deal.
         laid_off_points: per player, the points of the cards they laid off this deal.
         laid_off_cards: per player, how many cards they laid off this deal.
+        pot: the pool the deal's winner takes (3.9), with any pool carried over (3.11).
     """
 
     turn_index: int = 0
@@ -154,6 +157,7 @@ class TurkishDetail:
     melded_cards: tuple[int, ...] = ()
     laid_off_points: tuple[int, ...] = ()
     laid_off_cards: tuple[int, ...] = ()
+    pot: int = 0
 
 
 def _cards(count: int) -> str:
@@ -183,6 +187,7 @@ class Turkish500(Variant[TurkishDetail]):
     """
 
     name: ClassVar[str] = "turkish500"
+    encoded_facts: ClassVar[tuple[str, ...]] = ("pot",)
     title: ClassVar[str] = "Turkish 500 rummy"
     aliases: ClassVar[tuple[str, ...]] = ("turkish", "500_remi")
     min_players: ClassVar[int] = 2
@@ -297,7 +302,7 @@ class Turkish500(Variant[TurkishDetail]):
     # -- the match ----------------------------------------------------------------------------
 
     def new_detail(self, players: int) -> TurkishDetail:
-        """Nothing melded or laid off yet (the record is new at every deal)."""
+        """Nothing melded or laid off yet (the record is new at every deal; the pool is kept)."""
         zeros = (0,) * players
         return TurkishDetail(
             melded_points=zeros, melded_cards=zeros, laid_off_points=zeros, laid_off_cards=zeros
@@ -311,12 +316,18 @@ class Turkish500(Variant[TurkishDetail]):
 
     def start(self, state: State) -> State:
         """Deal the first deal (dealt by the last seat) and put its pool in."""
-        return self._deal(state.replace(pot=self.deal_pool), state.dealer, 1)
+        return self._deal(self._add_pool(state), state.dealer, 1)
+
+    def _add_pool(self, state: State) -> State:
+        """The deal's pool is put in (3.9), beside any pool carried over (3.11)."""
+        return state.replace(
+            detail=attrs.evolve(state.detail, pot=state.detail.pot + self.deal_pool)
+        )
 
     def _deal(self, state: State, dealer: int, deal_number: int) -> State:
         """Shuffle and deal; apply the dealt-hand check (3.12) when the table plays it."""
         while True:
-            detail = self.new_detail(state.player_count)
+            detail = attrs.evolve(self.new_detail(state.player_count), pot=state.detail.pot)
             state = self.deal(state, dealer=dealer, deal_number=deal_number, detail=detail)
             shown = self._dealt_hands(state) if self.dealt_rummy_check else []
             if not shown:
@@ -331,12 +342,12 @@ class Turkish500(Variant[TurkishDetail]):
                 # The next deal follows in this loop, never by recursion: with the check on,
                 # any number of deals in a row may end before their first turn.
                 dealer, deal_number = self._next_dealer(state), state.deal_number + 1
-                state = state.replace(pot=state.pot + self.deal_pool)
+                state = self._add_pool(state)
                 continue
             names = ", ".join(player_name(entry[0]) for entry in lowest)
             ended_by = (
                 f"dealt hands of {names} tie with leftovers worth {best}: nobody scores, "
-                f"the pool of {state.pot} carries over and the deal is dealt again"
+                f"the pool of {state.detail.pot} carries over and the deal is dealt again"
             )
             state = self.record_deal(
                 state, (0,) * state.player_count, ended_by=ended_by, ending="redeal"
@@ -612,7 +623,7 @@ class Turkish500(Variant[TurkishDetail]):
         state = self._score_deal(state, went_out=went_out, ended_by=ended_by, ending=ending)
         if state.is_over:
             return state
-        state = state.replace(pot=state.pot + self.deal_pool)
+        state = self._add_pool(state)
         return self._deal(state, self._next_dealer(state), state.deal_number + 1)
 
     def _next_dealer(self, state: State) -> int:
@@ -645,7 +656,7 @@ class Turkish500(Variant[TurkishDetail]):
                 for player in players_in
                 if player != winner
             )
-        pot = state.pot
+        pot = state.detail.pot
         if winner is not None and pot:
             how = "went out" if went_out is not None else "best score of the deal"
             lines.append(ScoreLine(player=winner, points=pot, reason=f"the pool: {how}"))
@@ -661,7 +672,12 @@ class Turkish500(Variant[TurkishDetail]):
         for line in lines:
             points[line.player] += line.points
         state = self.record_deal(
-            state, points, lines=lines, ended_by=ended_by, ending=ending, pot=pot
+            state,
+            points,
+            lines=lines,
+            ended_by=ended_by,
+            ending=ending,
+            detail=attrs.evolve(state.detail, pot=pot),
         )
         scores = state.scores
         top = max(scores[player] for player in players_in)
@@ -702,6 +718,12 @@ class Turkish500(Variant[TurkishDetail]):
         discards = [action for action in actions if isinstance(action, Discard)]
         return max(discards, key=lambda action: (values[action.card.index], action.card.index))
 
+    def replace_facts(self, state: State, facts: Mapping[str, Any]) -> State:
+        """The pool (``pot``); a 500 table has no open card or multiplier."""
+        if facts.keys() - {"pot"}:
+            return super().replace_facts(state, dict.fromkeys(facts.keys() - {"pot"}))
+        return state.replace(detail=attrs.evolve(state.detail, pot=facts["pot"]))
+
     def public_info(self, state: GameState, player: int) -> TurkishPublic:
         """The card owed from the pile, the cards to keep (3.5, 3.7), melded/laid-off points."""
         detail = state.detail
@@ -710,6 +732,7 @@ class Turkish500(Variant[TurkishDetail]):
             cards_to_keep=self._cards_to_keep(state),
             melded_points=detail.melded_points,
             laid_off_points=detail.laid_off_points,
+            pot=detail.pot,
         )
 
     def greedy_action(self, observation: Observation) -> Action | None:

@@ -297,8 +297,11 @@ def test_the_vector_holds_the_view() -> None:
     assert hand.sum() == 13
     for card, count in Counter(observation.hand).items():
         assert hand[card.index] == count
-    assert observation.open_card is not None
-    assert vector[put["open_card"]][observation.open_card.index] == 1
+    assert observation.open_card is not None  # rule 1.3: the open card lies face up
+    assert vector[put["aside"]][observation.open_card.index] == 1
+    assert vector[put["aside"]].sum() == 1
+    # The Israeli facts the vector holds: the first deal's multiplier (1.17), the stakes (1.19).
+    assert list(vector[put["facts"]]) == [2, 3]
     assert vector[put["stock_size"]][0] == observation.stock_size
     # Seats relative to the viewer: player 1 sees seat 2 next and seat 0 last; seat 0 is to act.
     assert list(vector[put["to_act"]]) == [0, 0, 1]
@@ -320,7 +323,7 @@ def _reference_vector(encoder: ObservationEncoder, observation: Any, taken: Take
     plane("hand", observation.hand)
     plane("discard_pile", observation.discard_pile)
     plane("discard_top", observation.discard_pile[-1:])
-    plane("open_card", [observation.open_card] if observation.open_card is not None else [])
+    plane("aside", observation.aside)
     plane("table", [card for meld in observation.table for card in meld.cards])
     vector[put["taken"]] = np.concatenate([taken.counts[seat] for seat in seats[1:]])
     for name, value in (
@@ -328,10 +331,11 @@ def _reference_vector(encoder: ObservationEncoder, observation: Any, taken: Take
         ("discard_pile_size", len(observation.discard_pile)),
         ("table_melds", len(observation.table)),
         ("deal_number", observation.deal_number),
-        ("multiplier", observation.multiplier),
-        ("pot", observation.pot),
     ):
         vector[put[name]] = value
+    facts = dict(observation.public)
+    for offset, name in enumerate(encoder.variant.encoded_facts):
+        vector[put["facts"].start + offset] = facts[name]
     for offset, seat in enumerate(seats):
         vector[put["hand_sizes"].start + offset] = observation.hand_sizes[seat]
         vector[put["scores"].start + offset] = observation.scores[seat]
