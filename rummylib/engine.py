@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import inspect
 import numbers
 import random
 from collections import Counter
@@ -66,14 +67,17 @@ __all__ = [
     "Variant",
     "add_phase_source",
     "added",
+    "added_lines",
     "by_index",
     "deal_cards",
     "discard_action",
+    "discard_actions",
     "evolve",
     "lay_off_way",
     "lay_offs",
     "lists_legal",
     "meld_reason",
+    "melds_not_held",
     "next_player",
     "not_held",
     "player_name",
@@ -666,39 +670,43 @@ class Variant(Generic[D]):
     def candidates_discard(self, state: GameState[D], player: int) -> Iterable[Action]:
         """One discard per distinct card in the hand, in card order."""
         # Comprehensions: on Python 3.11 they beat map() with an attrgetter or __getitem__.
-        indices = sorted({card.index for card in state.hands[player]})
-        if player < len(_DISCARDS):
-            made = _DISCARDS[player]
-            return [made[index] for index in indices]
-        return [Discard(player=player, card=CARDS[index]) for index in indices]
+        return discard_actions(player, sorted({card.index for card in state.hands[player]}))
 
     def apply_discard(self, state: GameState[D], action: Discard) -> GameState[D]:
-        """The card goes on the discard pile; then :meth:`end_turn`."""
+        """The card goes on the discard pile; then :meth:`end_turn`.
+
+        An :meth:`end_turn` that takes ``**changes`` is handed the discard's new hand and pile
+        to make in its own copy of the state (one copy a turn, not two); any other gets a
+        state that has them.
+        """
         hands = list(state.hands)
         hands[action.player] = remove_cards(hands[action.player], (action.card,))
-        state = state.replace(hands=tuple(hands), discard_pile=(*state.discard_pile, action.card))
-        return self.end_turn(state, action.player)
+        pile = (*state.discard_pile, action.card)
+        if _takes_changes(type(self).end_turn):
+            return self.end_turn(state, action.player, hands=tuple(hands), discard_pile=pile)
+        return self.end_turn(state.replace(hands=tuple(hands), discard_pile=pile), action.player)
 
-    def end_turn(self, state: GameState[D], player: int) -> GameState[D]:
-        """After a discard: the next player's turn (variants add going out, limits, …)."""
-        return self.next_turn(state, player)
+    def end_turn(self, state: GameState[D], player: int, **changes: Any) -> GameState[D]:
+        """After a discard: the next player's turn (variants add going out, limits, …).
+
+        ``changes`` are the discard's fields (the hands, the pile) that ``state`` does not
+        have yet; an override declared with ``**changes`` makes them with its own changes
+        (``state.replace(..., **changes)``, or :meth:`next_turn`'s ``changes``), and reads
+        the hands and the pile from them. An override without it is given a state that has
+        them (see :meth:`apply_discard`).
+        """
+        return self.next_turn(state, player, **changes)
 
     def refuse_lay_down(self, state: GameState[D], action: LayDown) -> str | None:
         """At least one meld, each legal under the deal's meld rules, of cards in the hand."""
         if not action.melds:
             return "lay down at least one meld"
-        laid: Counter[Card] = Counter()
         for meld in action.melds:
             try:
                 meld.check(state.meld_rules)
             except InvalidMeldError as error:
                 return f"cannot lay down {meld}: {meld_reason(error)}"
-            laid.update(meld.cards)
-        extra = laid - Counter(state.hands[action.player])
-        if extra:
-            names = format_cards(by_index(extra.elements()))
-            return f"the melds use cards {player_name(action.player)} does not hold: {names}"
-        return None
+        return melds_not_held(state, action.player, action.melds)
 
     def candidates_lay_down(self, state: GameState[D], player: int) -> Iterable[Action]:
         """Each single meld the hand holds (:func:`~rummylib.melds.find_melds`)."""
@@ -862,6 +870,15 @@ def _defined_by(cls: type, name: str) -> type | None:
     return next((base for base in cls.__mro__ if name in base.__dict__), None)
 
 
+@functools.lru_cache(maxsize=256)
+def _takes_changes(hook: Callable[..., object]) -> bool:
+    """Whether a hook is declared with ``**changes`` (keyword arguments it passes on)."""
+    return any(
+        parameter.kind is inspect.Parameter.VAR_KEYWORD
+        for parameter in inspect.signature(hook).parameters.values()
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _kind_method(cls: type, prefix: str, kind: str) -> _Function:
     """A variant class's function for an action kind: ``refuse_<kind>`` and so on.
@@ -944,6 +961,48 @@ def discard_action(player: int, card: Card) -> Discard:
     if player < len(_DISCARDS):
         return _DISCARDS[player][card.index]
     return Discard(player=player, card=card)
+
+
+def discard_actions(player: int, indexes: Iterable[int]) -> list[Discard]:
+    """The seat's discards of the cards of these :attr:`~rummylib.cards.Card.index`, in order.
+
+    The one cache of :class:`~rummylib.actions.Discard` actions (see :func:`discard_action`),
+    for a variant's ``candidates_discard``.
+
+    >>> [str(action.card) for action in discard_actions(0, [12, 0])]
+    ['Kc', 'Ac']
+    """
+    if player < len(_DISCARDS):
+        made = _DISCARDS[player]
+        return [made[index] for index in indexes]
+    return [Discard(player=player, card=CARDS[index]) for index in indexes]
+
+
+def added_lines(totals: Sequence[int], lines: Iterable[ScoreLine]) -> tuple[int, ...]:
+    """``totals`` with each score line's points added to its player's (bonuses at the end).
+
+    >>> added_lines((10, 0), [ScoreLine(player=1, points=25, reason="game bonus")])
+    (10, 25)
+    """
+    sums = list(totals)
+    for line in lines:
+        sums[line.player] += line.points
+    return tuple(sums)
+
+
+def melds_not_held(state: GameState[D], player: int, melds: Iterable[Meld]) -> str | None:
+    """The refusal of melds that use cards ``player`` does not hold, or ``None``.
+
+    The one wording of every variant's refusal of such melds (laying down, showing).
+    """
+    laid: Counter[Card] = Counter()
+    for meld in melds:
+        laid.update(meld.cards)
+    extra = laid - Counter(state.hands[player])
+    if not extra:
+        return None
+    names = format_cards(by_index(extra.elements()))
+    return f"the melds use cards {player_name(player)} does not hold: {names}"
 
 
 def evolve(record: _R, **changes: Any) -> _R:

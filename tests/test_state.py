@@ -37,10 +37,11 @@ from rummylib.actions import (
     TakeDiscard,
     TakeOpenCard,
 )
-from rummylib.cards import CARDS
+from rummylib.cards import CARDS, Card
 from rummylib.state import ActionLog, Phase
 from rummylib.strategies import games
 from rummylib.testing import hide_from
+from rummylib.variants.gin import GinRummy
 from rummylib.views import Observation
 
 ISRAELI = ("rummy71", "rummy101")
@@ -528,3 +529,27 @@ def test_the_israeli_and_500_variants_keep_their_facts_and_set_them_through_repl
     assert turkish.replace(pot=60).observation(0).pot == 60
     with pytest.raises(TypeError, match=r"^GameState has no field 'multiplier'$"):
         turkish.replace(multiplier=2)
+
+
+def test_an_end_turn_without_changes_is_given_the_state_after_the_discard() -> None:
+    # The engine hands the discard's hands and pile to an end_turn declared with **changes
+    # (one copy a turn); an override declared without it sees them applied already.
+    seen: list[tuple[int, Card]] = []
+
+    @attrs.frozen(kw_only=True)
+    class Plain(GinRummy):
+        def end_turn(self, state: GameState, player: int) -> GameState:  # type: ignore[override]
+            seen.append((len(state.hands[player]), state.discard_pile[-1]))
+            return super().end_turn(state, player)
+
+    state = new_game(Plain(), players=2, seed=1)
+    state = state.apply(state.legal_actions(0)[0])  # take the first upcard (gin 4.2)
+    discard = next(action for action in state.legal_actions(0) if isinstance(action, Discard))
+    after = state.apply(discard)
+    assert seen == [(10, discard.card)]
+    twin = new_game("gin", players=2, seed=1)
+    twin = twin.apply(twin.legal_actions(0)[0]).apply(discard)
+    assert after.hands == twin.hands
+    assert after.discard_pile == twin.discard_pile
+    assert after.phase is twin.phase
+    assert after.to_act == twin.to_act

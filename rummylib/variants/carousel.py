@@ -39,6 +39,8 @@ from rummylib.engine import (
     PhaseBase,
     PublicInfo,
     Variant,
+    added_lines,
+    evolve,
     next_player,
     player_name,
     remove_cards,
@@ -364,7 +366,7 @@ class Carousel(Variant[CarouselDetail]):
         """Up to three draws a turn (2.6–2.8)."""
         state = super().apply_draw_stock(state, action)
         draws = state.detail.draws + 1
-        state = state.replace(detail=attrs.evolve(state.detail, draws=draws))
+        state = state.replace(detail=evolve(state.detail, draws=draws))
         return self._turn_over(state, action.player) if draws >= MAX_DRAWS else state
 
     def apply_rearrange(self, state: State, action: Rearrange) -> State:
@@ -395,25 +397,25 @@ class Carousel(Variant[CarouselDetail]):
         return self._next_turn(state, player)
 
     def _next_turn(self, state: State, player: int) -> State:
-        state = self.next_turn(state, player, detail=attrs.evolve(state.detail, draws=0))
+        state = self.next_turn(state, player, detail=evolve(state.detail, draws=0))
         if state.stock:
             return state
         # Rule 2.13 (R4): the final meld turns, from the next player to the last drawer.
         order = list(state.to_act)
         while order[-1] != player:
             order.append(next_player(state.players_in, order[-1]))
-        detail = attrs.evolve(state.detail, final_turns=tuple(order))
+        detail = evolve(state.detail, final_turns=tuple(order))
         return state.replace(phase=CarouselPhase.FINAL_TURN, detail=detail)
 
     def _next_final_turn(self, state: State) -> State:
         pending = state.detail.final_turns[1:]
         if not pending:
-            state = state.replace(detail=attrs.evolve(state.detail, final_turns=()))
+            state = state.replace(detail=evolve(state.detail, final_turns=()))
             return self._score(state)
         return state.replace(
             current_player=pending[0],
             to_act=(pending[0],),
-            detail=attrs.evolve(state.detail, final_turns=pending),
+            detail=evolve(state.detail, final_turns=pending),
         )
 
     # -- scoring ------------------------------------------------------------------------------
@@ -476,7 +478,7 @@ class Carousel(Variant[CarouselDetail]):
         deals_won = list(detail.deals_won)
         for winner in winners:
             deals_won[winner] += 1
-        detail = attrs.evolve(detail, deals_won=tuple(deals_won), draws=0, final_turns=())
+        detail = evolve(detail, deals_won=tuple(deals_won), draws=0, final_turns=())
         state = self.record_deal(
             state, points, lines=lines, ended_by=ended_by, ending=ending, detail=detail
         )
@@ -504,11 +506,10 @@ class Carousel(Variant[CarouselDetail]):
                 lines.append(
                     ScoreLine(player=player, points=won * self.deal_won_bonus, reason=reason)
                 )
-        for line in lines:
-            scores[line.player] += line.points
-        best = max(scores[player] for player in state.players_in)
-        winners = [player for player in state.players_in if scores[player] == best]
-        return self.end_match(state, winners, lines=lines, scores=tuple(scores))
+        totals = added_lines(scores, lines)
+        best = max(totals[player] for player in state.players_in)
+        winners = [player for player in state.players_in if totals[player] == best]
+        return self.end_match(state, winners, lines=lines, scores=totals)
 
     # -- automatic play and views -------------------------------------------------------------
 

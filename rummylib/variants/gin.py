@@ -34,6 +34,7 @@ from rummylib.engine import (
     PhaseBase,
     PublicInfo,
     Variant,
+    added_lines,
     evolve,
     lists_legal,
     player_name,
@@ -408,43 +409,27 @@ class GinRummy(Variant[GinDetail]):
         detail = evolve(state.detail, upcard_takes=takes, taken=pile[-1])
         return state.replace(hands=tuple(hands), discard_pile=pile[:-1], phase=_PLAY, detail=detail)
 
-    def apply_discard(self, state: State, action: Discard) -> State:
-        """The card goes on the discard pile; then :meth:`end_turn`.
-
-        The engine's discard copies the state and hands the copy to end_turn, which copies it
-        again; here end_turn is handed the discard's fields and makes them with its own, in
-        one copy. A subclass that overrides :meth:`end_turn` (the engine's hook, called as
-        ``end_turn(state, player)``) gets the engine's discard, so its override is called as
-        the engine calls it.
-        """
-        if type(self).end_turn is not GinRummy.end_turn:
-            return super().apply_discard(state, action)
-        hands = list(state.hands)
-        hands[action.player] = remove_cards(hands[action.player], (action.card,))
-        pile = (*state.discard_pile, action.card)
-        return self.end_turn(state, action.player, hands=tuple(hands), discard_pile=pile)
-
-    def end_turn(self, state: State, player: int, **discard: Any) -> State:
+    def end_turn(self, state: State, player: int, **changes: Any) -> State:
         """After a discard: the knocker melds; else the guards, the wall, or the next turn.
 
-        ``discard``: the fields of the discard, when ``state`` does not have them yet (from
-        :meth:`apply_discard`), made in the same copy. A discard changes only the hands and
-        the pile, so the phase, the stock and the detail read here are the same either way.
+        ``changes``: the discard's new hands and pile (see the engine's
+        :meth:`~rummylib.engine.Variant.end_turn`). A discard changes only those, so the
+        phase, the stock and the detail read here are the same either way.
         """
         if state.phase is _KNOCK_DISCARD:
-            return state.replace(phase=GinPhase.KNOCKER_MELDS, **discard)
+            return state.replace(phase=GinPhase.KNOCKER_MELDS, **changes)
         detail = state.detail
-        threw_back = discard.get("discard_pile", state.discard_pile)[-1] == detail.taken
+        threw_back = changes.get("discard_pile", state.discard_pile)[-1] == detail.taken
         if threw_back and detail.threw_back:
             why = "both players threw back the upcard they took: a draw"
-            return self._end(state.replace(**discard), why, "void")
+            return self._end(state.replace(**changes), why, "void")
         if detail.taken is not None or detail.threw_back:  # else the copy would be the same
             detail = evolve(detail, taken=None, threw_back=threw_back)
         # The engine's next_turn, or the wall: the other player's turn (two players, both in).
         phase = _WALL_PHASE if len(state.stock) == WALL else _DRAW
         other = 1 - player
         return state.replace(
-            phase=phase, current_player=other, to_act=(other,), detail=detail, **discard
+            phase=phase, current_player=other, to_act=(other,), detail=detail, **changes
         )
 
     def _to(self, state: State, player: int, phase: PhaseBase, **changes: Any) -> State:
@@ -525,10 +510,9 @@ class GinRummy(Variant[GinDetail]):
             won = sum(1 for deal in state.deal_results if deal.points[player] > 0)
             box = ScoreLine(player=player, points=won * self.box_bonus, reason=f"box bonus x{won}")
             lines += [box] if won else []
-        scores = list(state.scores)
-        for line in lines:
-            scores[line.player] += line.points
-        return self.end_match(state, (winner,), lines=lines, scores=tuple(scores))
+        return self.end_match(
+            state, (winner,), lines=lines, scores=added_lines(state.scores, lines)
+        )
 
     # -- for hosts and bots --------------------------------------------------------------------
 

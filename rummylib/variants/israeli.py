@@ -56,7 +56,7 @@ from rummylib.actions import (
     to_melds,
 )
 from rummylib.arrangement import Requirement, arrange
-from rummylib.cards import CARDS, JOKER, JOKER_INDEX, Card, format_cards, make_deck
+from rummylib.cards import JOKER, JOKER_INDEX, Card, format_cards, make_deck
 from rummylib.engine import (
     Phase,
     PhaseBase,
@@ -66,8 +66,10 @@ from rummylib.engine import (
     added,
     by_index,
     discard_action,
+    discard_actions,
     evolve,
     lists_legal,
+    melds_not_held,
     next_player,
     not_held,
     player_name,
@@ -443,11 +445,6 @@ def _legal_reading(meld: Meld, rules: MeldRules) -> Meld | str:
         return str(error)
 
 
-@functools.lru_cache(maxsize=64)
-def _discards(player: int) -> tuple[Discard, ...]:  # the seat's discard of each card, by index
-    return tuple(discard_action(player, card) for card in CARDS)
-
-
 def _may_finish(card: Card, taken: Card | None = None) -> bool:
     """Rules 1.8-1.9: a finishing card is no joker, nor the card taken face up this turn."""
     return card.index != JOKER_INDEX and card != taken
@@ -744,7 +741,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         """One discard per distinct card, jokers and the card taken face up left out."""
         indexes = {card.index for card in state.hands[player]}
         indexes -= {JOKER_INDEX, (state.detail.taken_face_up or JOKER).index}
-        return list(map(_discards(player).__getitem__, sorted(indexes)))
+        return discard_actions(player, sorted(indexes))
 
     def _melds_refusal(self, melds: Sequence[Meld]) -> str | None:
         """Rule 1.13: a set is a meld if *some* reading of its jokers is legal."""
@@ -818,11 +815,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         refusal = self._melds_refusal(action.melds)
         if refusal:
             return refusal
-        extra = cards_of(action.melds) - Counter(state.hands[action.player])
-        if extra:
-            names = format_cards(by_index(extra.elements()))
-            return f"the melds use cards {player_name(action.player)} does not hold: {names}"
-        return None
+        return melds_not_held(state, action.player, action.melds)
 
     def candidates_show_melds(self, state: State, player: int) -> Iterable[Action]:
         """The best arrangement's melds, if it has any."""
@@ -969,8 +962,10 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         )
         return self._score_if_done(state)
 
-    def end_turn(self, state: State, player: int) -> State:
+    def end_turn(self, state: State, player: int, **changes: Any) -> State:
         """After a discard: count an auto-played turn (rule 1.26), then pass the turn on."""
+        if changes:  # the discard's hands and pile
+            state = state.replace(**changes)
         detail = state.detail
         if player in detail.disconnected:
             autoplayed = list(detail.autoplayed)

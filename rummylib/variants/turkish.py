@@ -52,6 +52,8 @@ from rummylib.engine import (
     PublicInfo,
     Variant,
     added,
+    added_lines,
+    evolve,
     lay_off_way,
     next_player,
     player_name,
@@ -320,14 +322,12 @@ class Turkish500(Variant[TurkishDetail]):
 
     def _add_pool(self, state: State) -> State:
         """The deal's pool is put in (3.9), beside any pool carried over (3.11)."""
-        return state.replace(
-            detail=attrs.evolve(state.detail, pot=state.detail.pot + self.deal_pool)
-        )
+        return state.replace(detail=evolve(state.detail, pot=state.detail.pot + self.deal_pool))
 
     def _deal(self, state: State, dealer: int, deal_number: int) -> State:
         """Shuffle and deal; apply the dealt-hand check (3.12) when the table plays it."""
         while True:
-            detail = attrs.evolve(self.new_detail(state.player_count), pot=state.detail.pot)
+            detail = evolve(self.new_detail(state.player_count), pot=state.detail.pot)
             state = self.deal(state, dealer=dealer, deal_number=deal_number, detail=detail)
             shown = self._dealt_hands(state) if self.dealt_rummy_check else []
             if not shown:
@@ -541,7 +541,7 @@ class Turkish500(Variant[TurkishDetail]):
         """The deepest card taken is owed: it must be melded this turn."""
         owed = state.discard_pile[-action.count]
         state = super().apply_take_discard(state, action)
-        return state.replace(detail=attrs.evolve(state.detail, must_meld=owed))
+        return state.replace(detail=evolve(state.detail, must_meld=owed))
 
     def apply_lay_down(self, state: State, action: LayDown, *, end: bool = True) -> State:
         """The melds score for the player (3.10); a player left with no cards goes out."""
@@ -553,7 +553,7 @@ class Turkish500(Variant[TurkishDetail]):
             super()
             .apply_lay_down(state, action)
             .replace(
-                detail=attrs.evolve(
+                detail=evolve(
                     detail,
                     must_meld=None if detail.must_meld in laid else detail.must_meld,
                     melded_points=added(detail.melded_points, player, earned),
@@ -573,7 +573,7 @@ class Turkish500(Variant[TurkishDetail]):
             super()
             .apply_lay_off(state, action)
             .replace(
-                detail=attrs.evolve(
+                detail=evolve(
                     detail,
                     must_meld=None if detail.must_meld == action.card else detail.must_meld,
                     laid_off_points=added(
@@ -592,11 +592,14 @@ class Turkish500(Variant[TurkishDetail]):
             state, went_out=player, ended_by=f"{player_name(player)} went out", ending="went_out"
         )
 
-    def end_turn(self, state: State, player: int) -> State:
-        """After a discard: out, the go-around limit (3.8), the next turn, the stock (3.8)."""
-        if not state.hands[player]:
+    def end_turn(self, state: State, player: int, **changes: Any) -> State:
+        """After a discard: out, the go-around limit (3.8), the next turn, the stock (3.8).
+
+        ``changes``: the discard's hands and pile, made with the next turn's fields.
+        """
+        if not changes.get("hands", state.hands)[player]:
             return self._end_deal(
-                state,
+                state.replace(**changes),
                 went_out=player,
                 ended_by=f"{player_name(player)} went out",
                 ending="went_out",
@@ -606,10 +609,13 @@ class Turkish500(Variant[TurkishDetail]):
         if limit is not None and turn_index >= limit * len(state.players_in):
             rounds = "go-around" if limit == 1 else "go-arounds"
             return self._end_deal(
-                state, went_out=None, ended_by=f"{limit} {rounds} played", ending="round_limit"
+                state.replace(**changes),
+                went_out=None,
+                ended_by=f"{limit} {rounds} played",
+                ending="round_limit",
             )
-        detail = attrs.evolve(state.detail, turn_index=turn_index, must_meld=None)
-        state = self.next_turn(state, player, detail=detail)
+        detail = evolve(state.detail, turn_index=turn_index, must_meld=None)
+        state = self.next_turn(state, player, detail=detail, **changes)
         upcoming = state.to_act[0]
         if not state.stock and not self.legal_actions(state, upcoming):
             ended_by = f"the stock ran out and {player_name(upcoming)} cannot draw"
@@ -668,16 +674,14 @@ class Turkish500(Variant[TurkishDetail]):
             pot -= share * len(tied)
         if tied and pot:
             ended_by += f"; the best scores tie, so the pool of {pot} carries over"
-        points = [0] * state.player_count
-        for line in lines:
-            points[line.player] += line.points
+        points = added_lines((0,) * state.player_count, lines)
         state = self.record_deal(
             state,
             points,
             lines=lines,
             ended_by=ended_by,
             ending=ending,
-            detail=attrs.evolve(state.detail, pot=pot),
+            detail=evolve(state.detail, pot=pot),
         )
         scores = state.scores
         top = max(scores[player] for player in players_in)
@@ -722,7 +726,7 @@ class Turkish500(Variant[TurkishDetail]):
         """The pool (``pot``); a 500 table has no open card or multiplier."""
         if facts.keys() - {"pot"}:
             return super().replace_facts(state, dict.fromkeys(facts.keys() - {"pot"}))
-        return state.replace(detail=attrs.evolve(state.detail, pot=facts["pot"]))
+        return state.replace(detail=evolve(state.detail, pot=facts["pot"]))
 
     def public_info(self, state: GameState, player: int) -> TurkishPublic:
         """The card owed from the pile, the cards to keep (3.5, 3.7), melded/laid-off points."""

@@ -126,9 +126,11 @@ class KnockSeven(Variant[None]):
         winners = [player for player in range(state.player_count) if player != folder]
         return self.end_match(state, winners)
 
-    def end_turn(self, state: GameState[None], player: int) -> GameState[None]:
-        """After a discard: the next turn, or a draw if the stock ran out."""
-        return self._score(state, None) if not state.stock else self.next_turn(state, player)
+    def end_turn(self, state: GameState[None], player: int, **changes: Any) -> GameState[None]:
+        """After a discard (its hands and pile in ``changes``): the next turn, or a draw."""
+        if not state.stock:
+            return self._score(state.replace(**changes), None)
+        return self.next_turn(state, player, **changes)
 
     def _score(self, state: GameState[None], knocker: int | None) -> GameState[None]:
         """The lowest deadwood wins the others' deadwood minus its own; no knock, a draw."""
