@@ -292,12 +292,8 @@ class GinRummy(Variant[GinDetail]):
         """The 21st card is the upcard, the first card of the discard pile."""
         return {"discard_pile": rest[:1], "stock": rest[1:]}
 
-    def start(self, state: State) -> State:
-        """The first deal, dealt by the last seat: player 0 is offered the upcard first."""
-        return self._deal(state, state.dealer, 1)
-
-    def _deal(self, state: State, dealer: int, number: int) -> State:
-        state = self.deal(state, dealer=dealer, deal_number=number)
+    def after_deal(self, state: State) -> State:
+        """The deal's knock card: the table's, or the upcard's value in Oklahoma gin."""
         knock = self.knock_card
         if self.oklahoma:
             value = POINTS.of(state.discard_pile[-1])
@@ -501,7 +497,7 @@ class GinRummy(Variant[GinDetail]):
         if winner is not None and state.scores[winner] >= self.target_score:
             return self._game_over(state, winner)
         dealer = state.dealer if winner is None else 1 - winner
-        return self._deal(state, dealer, state.deal_number + 1)
+        return self.deal(state, dealer=dealer, deal_number=state.deal_number + 1)
 
     def _game_over(self, state: State, winner: int) -> State:
         """The winner adds the game bonus; each player the box bonus per deal won."""
