@@ -19,12 +19,10 @@ from typing import Protocol
 
 from rummylib.actions import (
     Action,
-    DeclineRebuy,
     Discard,
     DrawStock,
     LayDown,
     LayOff,
-    Rebuy,
 )
 from rummylib.arrangement import arrange
 from rummylib.cards import Card
@@ -84,7 +82,8 @@ class GreedyBot:
     Where melds go on the table, it lays down the melds of its best arrangement (most points
     first) and lays off deadwood wherever it fits. It takes a face-up card
     (:meth:`~rummylib.engine.Variant.card_taken`) only when that lowers the deadwood it can
-    reach after its discard, and always buys back in.
+    reach after its discard. Any other choice is the variant's (buying back in, …), else the
+    first listed action.
 
     >>> from rummylib import format_cards, new_game, sort_by_suit
     >>> observation = new_game("rummy101", players=2, seed=3).observation(0)
@@ -111,10 +110,6 @@ class GreedyBot:
             played = self._discard(observation, actions)
         if played is not None:
             return played
-        for preferred in (Rebuy, DeclineRebuy):
-            for action in actions:
-                if isinstance(action, preferred):
-                    return action
         return actions[0]
 
     def _deadwood_after_discard(self, observation: Observation, hand: Sequence[Card]) -> int:

@@ -658,13 +658,15 @@ class IndianRummy(Variant[IndianDetail]):
         deadwood, else draws from the stock.
 
         A first hand is hopeless when its best melds leave at least
-        :attr:`greedy_drop_deadwood` points and it holds no pure sequence.
+        :attr:`greedy_drop_deadwood` points and it holds no pure sequence. Offered a rejoin,
+        it rejoins.
         """
         if observation.phase is Phase.PLAY:
             return self._greedy_play(observation)
         if observation.phase is Phase.DRAW:
             return self._greedy_draw(observation)
-        return None
+        # Offered a rejoin (6.17): always take it.
+        return next((a for a in observation.legal_actions if isinstance(a, Rebuy)), None)
 
     def _greedy_play(self, observation: Observation) -> Action | None:
         player = observation.player

@@ -1275,8 +1275,9 @@ class IsraeliRummy(Variant[IsraeliDetail]):
 
         It proposes (accepts) Frish when its hand's best melds leave at most
         :attr:`greedy_frish_propose_deadwood` (:attr:`greedy_frish_accept_deadwood`) points,
-        declares as soon as it can, and after another's declaration shows its best melds
-        (gives up only where it has none to show). ``None`` leaves the rest to the bot.
+        declares as soon as it can, after another's declaration shows its best melds (gives
+        up only where it has none to show), and always buys back in. ``None`` leaves the rest
+        to the bot.
         """
         phase: PhaseBase = observation.phase
         player = observation.player
@@ -1293,9 +1294,12 @@ class IsraeliRummy(Variant[IsraeliDetail]):
             chosen = next((action for action in listed if isinstance(action, kind)), None)
             if chosen is not None:
                 return chosen
-        if not any(isinstance(action, Rebuy) for action in listed):
-            return next((action for action in listed if isinstance(action, GiveUp)), None)
-        return None
+        # Always buy back in (rule 1.22) where it may; give up showing only with nothing to show.
+        for kind in (Rebuy, DeclineRebuy):
+            chosen = next((action for action in listed if isinstance(action, kind)), None)
+            if chosen is not None:
+                return chosen
+        return next((action for action in listed if isinstance(action, GiveUp)), None)
 
     def card_taken(self, observation: Observation, action: Action) -> Card | None:
         """The open card for :class:`TakeOpenCard` (R1.4), else the engine's answer."""

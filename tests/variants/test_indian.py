@@ -316,6 +316,8 @@ def test_rule_6_17_a_rejoin_is_offered_beside_the_last_player_too() -> None:
     rejoined = state.apply(Rebuy(player=0))
     assert rejoined.scores == (31, 30)
     assert not rejoined.is_over
+    # The greedy bot always takes a rejoin it is offered.
+    assert GreedyBot().choose(state.observation(0)) == Rebuy(player=0)
 
 
 def test_rule_6_17_players_rejoining_after_one_deal_all_rejoin_at_the_same_total() -> None:

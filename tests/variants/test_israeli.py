@@ -47,6 +47,7 @@ from rummylib.actions import (
     TakeOpenCard,
 )
 from rummylib.arrangement import arrange
+from rummylib.bots import GreedyBot
 from rummylib.errors import ConfigurationError
 from rummylib.melds import MeldRules
 from rummylib.scoring import DealResult
@@ -647,6 +648,7 @@ def test_rule_1_22_second_rebuy_at_double_stake() -> None:
     assert (state.current_player, state.to_act) == (None, (1,))
     assert state.legal_actions() == (Rebuy(player=1), DeclineRebuy(player=1))
     refused(state, DrawStock(player=0), "p1 cannot act now (rebuy)")
+    assert GreedyBot().choose(state.observation(1)) == Rebuy(player=1)  # it always buys back
     state = state.apply(Rebuy(player=1))
     # Back in at 86 (p3's total) for 2 stakes: pot 3 + 2 = 5.
     assert state.scores == (0, 86, 86)
