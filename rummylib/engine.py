@@ -69,6 +69,7 @@ __all__ = [
     "added",
     "added_lines",
     "by_index",
+    "check_seat",
     "deal_cards",
     "discard_action",
     "discard_actions",
@@ -1072,6 +1073,34 @@ def meld_reason(error: InvalidMeldError) -> str:
     text = str(error)
     marker = " is not a meld: "
     return text.split(marker, 1)[1] if marker in text else text
+
+
+def check_seat(player: object, count: int) -> int:
+    """``player`` as a seat of a ``count``-seat table (any integer type but ``bool``).
+
+    The one check of a seat number given to the API (legal actions, observations).
+
+    >>> check_seat(1, 2)
+    1
+    >>> check_seat(2, 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.IllegalActionError: there is no player p3 at this 2-seat table: ...
+
+    Raises:
+        IllegalActionError: ``player`` is not a whole number, or not a seat of the table.
+    """
+    if isinstance(player, bool) or not isinstance(player, numbers.Integral):
+        msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
+        raise IllegalActionError(msg)
+    seat = int(player)
+    if not 0 <= seat < count:
+        msg = (
+            f"there is no player {player_name(seat)} at this {count}-seat table: "
+            f"players are numbered 0 to {count - 1}"
+        )
+        raise IllegalActionError(msg)
+    return seat
 
 
 def not_held(state: GameState[D], player: int, card: Card) -> str | None:

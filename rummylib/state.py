@@ -15,7 +15,6 @@ its rules through the hooks of :class:`~rummylib.engine.Variant`.
 
 from __future__ import annotations
 
-import numbers
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from rummylib.engine import (
     PhaseBase,
     TurnClock,
     Variant,
+    check_seat,
     player_name,
     public_fact,
 )
@@ -294,28 +294,13 @@ class GameState(Generic[D]):
                 return tuple(action for actor in actors for action in self.legal_actions(actor))
             player = actors[0]
         elif player.__class__ is not int or not 0 <= player < self.match.player_count:
-            player = self._seat(player)
+            player = check_seat(player, self.match.player_count)
         cached = self._legal.get(player)
         if cached is None:
             variant = self.match.variant  # as .variant reads it, without the property call
             cached = variant.legal_actions(self, player) if player in self.to_act else ()
             self._legal[player] = cached
         return cached
-
-    def _seat(self, player: object) -> int:
-        """``player`` as a seat of this table (any integer type but ``bool``), else raise."""
-        if isinstance(player, bool) or not isinstance(player, numbers.Integral):
-            msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
-            raise IllegalActionError(msg)
-        seat = int(player)
-        count = self.match.player_count
-        if not 0 <= seat < count:
-            msg = (
-                f"there is no player {player_name(seat)} at this {count}-seat table: "
-                f"players are numbered 0 to {count - 1}"
-            )
-            raise IllegalActionError(msg)
-        return seat
 
     def verify(self, action: Action) -> None:
         """Raise :class:`~rummylib.errors.IllegalActionError` unless ``action`` is legal now.

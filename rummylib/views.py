@@ -20,8 +20,7 @@ import attrs
 from rummylib import _svg
 from rummylib.actions import Action
 from rummylib.cards import Card
-from rummylib.engine import PhaseBase, PublicInfo, Variant, player_name, public_fact
-from rummylib.errors import IllegalActionError, shorten
+from rummylib.engine import PhaseBase, PublicInfo, Variant, check_seat, public_fact
 from rummylib.melds import Meld, MeldRules
 
 if TYPE_CHECKING:
@@ -126,16 +125,9 @@ def observe(state: GameState, player: int) -> Observation:
 
     The same as :meth:`~rummylib.state.GameState.observation`.
     """
-    if player.__class__ is not int and (isinstance(player, bool) or not isinstance(player, int)):
-        msg = f"bad player {shorten(player)}: players are numbered 0, 1, 2, …"
-        raise IllegalActionError(msg)
     match = state.match
-    if not 0 <= player < match.player_count:
-        msg = (
-            f"there is no player {player_name(player)} at this {match.player_count}-seat "
-            f"table: players are numbered 0 to {match.player_count - 1}"
-        )
-        raise IllegalActionError(msg)
+    if player.__class__ is not int or not 0 <= player < match.player_count:
+        player = check_seat(player, match.player_count)  # a numpy integer, or a bad seat
     hands = state.hands
     observation: Observation = object.__new__(Observation)
     # The fields of Observation, in order (tests/test_state.py holds this to __init__).

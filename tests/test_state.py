@@ -553,3 +553,20 @@ def test_an_end_turn_without_changes_is_given_the_state_after_the_discard() -> N
     assert after.discard_pile == twin.discard_pile
     assert after.phase is twin.phase
     assert after.to_act == twin.to_act
+
+
+def test_a_seat_may_be_any_integer_type_and_both_entry_points_say_the_same() -> None:
+    class Seat(int):  # as a numpy integer is: an integer, not an int
+        pass
+
+    state = new_game("gin", players=2, seed=1)
+    assert state.legal_actions(Seat(0)) == state.legal_actions(0)
+    seen = state.observation(Seat(1))
+    assert seen.player == 1
+    assert type(seen.player) is int
+    for bad in (2, -1, True, 1.0, "0"):
+        with pytest.raises(IllegalActionError) as listed:
+            state.legal_actions(bad)  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError) as observed:
+            state.observation(bad)  # type: ignore[arg-type]
+        assert str(listed.value) == str(observed.value)

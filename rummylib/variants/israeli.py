@@ -1289,17 +1289,14 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         if phase is IsraeliPhase.FRISH_VOTE and player in observation.to_act:
             strong = self._deadwood(observation.hand) <= self.greedy_frish_accept_deadwood
             return AnswerFrish(player=player, accept=strong)
-        # Declare as soon as it can; after another's declaration, show its best melds.
-        for kind in (DeclareRummy, ShowMelds):
+        # Declare as soon as it can; after another's declaration, show its best melds (give up
+        # only with nothing to show); always buy back in (rule 1.22) where it may.
+        kinds: tuple[type[Action], ...] = (DeclareRummy, ShowMelds, Rebuy, DeclineRebuy, GiveUp)
+        for kind in kinds:
             chosen = next((action for action in listed if isinstance(action, kind)), None)
             if chosen is not None:
                 return chosen
-        # Always buy back in (rule 1.22) where it may; give up showing only with nothing to show.
-        for kind in (Rebuy, DeclineRebuy):
-            chosen = next((action for action in listed if isinstance(action, kind)), None)
-            if chosen is not None:
-                return chosen
-        return next((action for action in listed if isinstance(action, GiveUp)), None)
+        return None
 
     def card_taken(self, observation: Observation, action: Action) -> Card | None:
         """The open card for :class:`TakeOpenCard` (R1.4), else the engine's answer."""
