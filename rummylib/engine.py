@@ -53,6 +53,7 @@ from rummylib.melds import (
 )
 from rummylib.phases import Phase, PhaseBase, add_phase_source
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine
+from rummylib.table import JokerReplacementSource
 
 if TYPE_CHECKING:
     from rummylib.state import GameState
@@ -781,6 +782,14 @@ class Variant(Generic[D]):
     def turn_clock(self, state: GameState[D]) -> TurnClock | None:
         """The clock of the players who must act now; ``None`` (the default): no clock."""
         return None
+
+    def joker_replacement(self) -> JokerReplacementSource:
+        """Where the card that frees a table joker may come from, for the table solver.
+
+        The :func:`~rummylib.table.best_play` ``replacement`` of this table's rules (the
+        learning environments' listed plays ask it); the default is the solver's own.
+        """
+        return JokerReplacementSource.HAND_OR_TABLE
 
     def replace_facts(self, state: GameState[D], facts: Mapping[str, Any]) -> GameState[D]:
         """``state`` with facts of :data:`RETIRED_FACTS` changed (``state.replace(pot=…)``).

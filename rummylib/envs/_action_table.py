@@ -30,7 +30,7 @@ from rummylib.engine import Variant
 from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld
 from rummylib.state import GameState
-from rummylib.table import JokerReplacementSource, best_play
+from rummylib.table import best_play
 
 #: Distinct cards: 52 naturals and the joker, by :attr:`Card.index <rummylib.cards.Card.index>`.
 CARD_KINDS: Final = JOKER_INDEX + 1
@@ -146,14 +146,6 @@ def _largest_deck(variant: Variant) -> int:
         except RummyError:
             continue
     return max(sizes, default=CARD_KINDS)
-
-
-def _replacement(variant: Variant) -> JokerReplacementSource:
-    value = variant.settings().get("joker_replacement_source")
-    try:
-        return JokerReplacementSource(value)
-    except ValueError:
-        return JokerReplacementSource.HAND_OR_TABLE
 
 
 #: Markers of ActionTable._phase_kinds: a phase not seen yet, a phase without meld moves.
@@ -488,7 +480,7 @@ class ActionTable:
                 state.meld_rules,
                 objective=objective,
                 points=variant.card_points,
-                replacement=_replacement(variant),
+                replacement=variant.joker_replacement(),
             )
         except ConfigurationError:  # rules the table solver does not handle
             return None

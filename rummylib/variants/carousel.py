@@ -520,6 +520,10 @@ class Carousel(Variant[CarouselDetail]):
             return DrawStock(player=player)
         return Pass(player=player)
 
+    def joker_replacement(self) -> JokerReplacementSource:
+        """Rule 2.10: where the card that frees a table joker may come from."""
+        return self.joker_replacement_source
+
     def public_info(self, state: State, player: int) -> CarouselPublic:
         """Cards drawn this turn, the final meld turns still to come, and deals won."""
         detail = state.detail

@@ -1243,3 +1243,15 @@ def test_best_play_counts_wild_cards_towards_its_joker_limit() -> None:
     sevens = attrs.evolve(RULES, wild_ranks={Rank.SEVEN})
     with pytest.raises(ConfigurationError, match=r"4 jokers and wild cards with min_naturals=1"):
         best_play((parse_meld("7c 7d 7h", sevens),), parse_cards("*"), sevens)
+
+
+def test_rule_2_10_the_table_solver_is_asked_with_the_table_s_joker_replacement_rule() -> None:
+    # The env's listed plays and every other caller of best_play read the variant's rule
+    # through Variant.joker_replacement, never the setting by name.
+    from rummylib import get_variant  # noqa: PLC0415
+    from rummylib.table import JokerReplacementSource  # noqa: PLC0415
+
+    for source in JokerReplacementSource:
+        variant = get_variant("carousel", joker_replacement_source=source.value)
+        assert variant.joker_replacement() is source
+    assert get_variant("gin").joker_replacement() is JokerReplacementSource.HAND_OR_TABLE
