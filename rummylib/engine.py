@@ -53,10 +53,10 @@ from rummylib.melds import (
 )
 from rummylib.phases import Phase, PhaseBase, add_phase_source
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine
-from rummylib.table import JokerReplacementSource
 
 if TYPE_CHECKING:
     from rummylib.state import GameState
+    from rummylib.table import JokerReplacementSource
     from rummylib.views import Observation
 
 __all__ = [
@@ -789,6 +789,8 @@ class Variant(Generic[D]):
         The :func:`~rummylib.table.best_play` ``replacement`` of this table's rules (the
         learning environments' listed plays ask it); the default is the solver's own.
         """
+        from rummylib.table import JokerReplacementSource  # noqa: PLC0415  (the solver, lazily)
+
         return JokerReplacementSource.HAND_OR_TABLE
 
     def replace_facts(self, state: GameState[D], facts: Mapping[str, Any]) -> GameState[D]:

@@ -27,7 +27,7 @@ rearranging the table as needed; :class:`~rummylib.bots.GreedyBot` plays with it
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar, Final, TypeAlias
+from typing import Any, ClassVar, Final, TypeAlias
 
 import attrs
 
@@ -386,7 +386,7 @@ class Carousel(Variant[CarouselDetail]):
         """The turn (or the final meld turn) ends."""
         if state.phase is CarouselPhase.FINAL_TURN:
             return self._next_final_turn(state)
-        return self._next_turn(state, action.player)
+        return self.next_turn(state, action.player)
 
     def _turn_over(self, state: State, player: int) -> State:
         """The meld action or the third draw ended the turn: offer a knock, or move on."""
@@ -394,10 +394,12 @@ class Carousel(Variant[CarouselDetail]):
             hand_points(state.hands[player], self.card_points) <= self.knock_limit
         ):
             return state.replace(phase=CarouselPhase.KNOCK_CHOICE)
-        return self._next_turn(state, player)
+        return self.next_turn(state, player)
 
-    def _next_turn(self, state: State, player: int) -> State:
-        state = self.next_turn(state, player, detail=evolve(state.detail, draws=0))
+    def next_turn(self, state: State, after: int, **changes: Any) -> State:
+        """The next player's turn, nothing drawn yet; with the stock out, the final turns."""
+        player = after
+        state = super().next_turn(state, after, detail=evolve(state.detail, draws=0), **changes)
         if state.stock:
             return state
         # Rule 2.13 (R4): the final meld turns, from the next player to the last drawer.

@@ -976,10 +976,17 @@ class IsraeliRummy(Variant[IsraeliDetail]):
                     f"removed after {autoplayed[player]} auto-played turns: loses, stake forfeited"
                 )
                 return self._remove(state, player, reason=reason, completed=True)
-        return self._next_turn(state, player, completed=True)
+        return self.next_turn(state, player, completed=True)
 
-    def _next_turn(self, state: State, after: int, *, completed: bool) -> State:
-        """Give the turn to the player after ``after``; refill or void if the stock is out."""
+    def next_turn(
+        self, state: State, after: int, *, completed: bool = True, **changes: Any
+    ) -> State:
+        """Give the turn to the player after ``after``; refill or void if the stock is out.
+
+        ``completed``: whether ``after`` finished a turn (a removal mid-turn did not).
+        """
+        if changes:
+            state = state.replace(**changes)
         detail = state.detail
         played = detail.played
         if completed and after not in played:
@@ -994,7 +1001,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         detail = evolve(
             detail, played=played, taken_face_up=None, clock_number=detail.clock_number + 1
         )
-        state = self.next_turn(state, after, stock=stock, aside=aside, detail=detail)
+        state = super().next_turn(state, after, stock=stock, aside=aside, detail=detail)
         if stock:
             return state
         pile = state.discard_pile
@@ -1050,7 +1057,7 @@ class IsraeliRummy(Variant[IsraeliDetail]):
         )
         if len(players_in) == 1:
             return self._end_match(state, players_in)
-        return self._next_turn(state, player, completed=completed)
+        return self.next_turn(state, player, completed=completed)
 
     # -- scoring ------------------------------------------------------------------------------
 
