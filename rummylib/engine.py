@@ -55,8 +55,8 @@ from rummylib.phases import Phase, PhaseBase, add_phase_source
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine
 
 if TYPE_CHECKING:
+    import rummylib.table
     from rummylib.state import GameState
-    from rummylib.table import JokerReplacementSource
     from rummylib.views import Observation
 
 __all__ = [
@@ -783,7 +783,7 @@ class Variant(Generic[D]):
         """The clock of the players who must act now; ``None`` (the default): no clock."""
         return None
 
-    def joker_replacement(self) -> JokerReplacementSource:
+    def joker_replacement(self) -> rummylib.table.JokerReplacementSource:
         """Where the card that frees a table joker may come from, for the table solver.
 
         The :func:`~rummylib.table.best_play` ``replacement`` of this table's rules (the
