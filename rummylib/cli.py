@@ -65,7 +65,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from rummylib import _play, svg
+from rummylib import _play, svg, web
 from rummylib._files import write_text
 from rummylib._settings import WholeRange
 from rummylib.arrangement import arrange, format_arrangement
@@ -599,6 +599,12 @@ def _play_command(args: argparse.Namespace, printer: _Printer) -> int:
     return code
 
 
+def _serve_command(args: argparse.Namespace, printer: _Printer) -> int:
+    """``rummylib serve``: the web tables (:mod:`rummylib.web`, the ``web`` extra)."""
+    code: int = web.serve(args)
+    return code
+
+
 def _replay_command(args: argparse.Namespace, printer: _Printer) -> int:
     code: int = _play_module().replay(args.file, deal=args.deal, step=args.step)
     return code
@@ -816,6 +822,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.set_defaults(handler=_simulate)
     _add_play_commands(commands)
+    serve = commands.add_parser(
+        "serve",
+        help="serve web tables where people and bots play in a browser",
+        description="Serve web tables of any variant where people (a link per seat) and bots "
+        "play in a browser; every table writes its record as it goes (the web extra).",
+    )
+    web.build_parser(serve)
+    serve.set_defaults(handler=_serve_command)
     variants = commands.add_parser(
         "variants",
         help="list the variants, or show one variant's settings",

@@ -85,3 +85,10 @@ def test_a_bot_that_won_every_match_has_a_win_rate_of_100_percent(
     per_bot = rows[-1]
     assert seat_wins == 6
     assert "100.0%" in per_bot
+
+
+def test_serve_is_a_command_with_the_web_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "rummylib serve" in out
+    assert "--records DIR" in out

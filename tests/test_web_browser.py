@@ -1,0 +1,208 @@
+"""The web table in a real browser: Debian's chromium driven by Playwright.
+
+A uvicorn server runs the app in a thread on the loopback; two pages take the two seats of a
+gin table and play a deal to its end, and a page closed mid-turn is played for by the engine
+until it comes back. Skipped, with the reason, where Playwright or chromium is missing
+(``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (the web-test extra)"
+)
+pytest.importorskip("httpx2", reason="httpx2 is not installed (the web-test extra)")
+
+import httpx2
+import uvicorn
+from playwright import sync_api
+
+from rummylib._notation import format_action
+from rummylib.bots import GreedyBot
+from rummylib.records import loads
+from rummylib.web import create_app
+from rummylib.web._tables import action_cards
+
+CHROMIUM = os.environ.get("RUMMYLIB_CHROMIUM") or next(
+    filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium; or RUMMYLIB_CHROMIUM)"
+)
+WAIT = 15_000  # ms: a step of the page, on a busy two-core machine
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+class LiveServer:
+    """The app under uvicorn in a thread, on a free loopback port."""
+
+    def __init__(self, records: Path) -> None:
+        self.app = create_app(records, seed=11, reconnect_grace=0)
+        self.port = _free_port()
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                return self
+            time.sleep(0.05)
+        msg = "the server did not start"
+        raise RuntimeError(msg)
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    def open_table(self, **body: Any) -> list[str]:
+        answer = httpx2.post(f"{self.url}/api/tables", json=body)
+        assert answer.status_code == 201, answer.text
+        return [self.url + link["link"] for link in answer.json()["links"]]
+
+    def state(self, links: list[str]) -> Any:
+        table_id = links[0].split("/table/")[1].split("#")[0]
+        return self.app.state.server.lobby.get(table_id).state
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path) as server:
+        yield server
+
+
+def _seq(page: Any) -> int:
+    return int(page.locator("body").get_attribute("data-seq") or -1)
+
+
+def _wait_seq(page: Any, beyond: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {beyond}", timeout=WAIT)
+
+
+def _open(browser: Any, link: str) -> Any:
+    page = browser.new_page()
+    page.goto(link)
+    page.wait_for_function("document.body.dataset.seq !== undefined", timeout=WAIT)
+    return page
+
+
+def _play_first_move(page: Any) -> None:
+    before = _seq(page)
+    page.locator("#moves button").first.click()
+    _wait_seq(page, before)
+
+
+def _acting(page: Any) -> bool:
+    return bool(page.locator("body").get_attribute("data-acting") == "true")
+
+
+def test_two_pages_play_a_gin_deal_to_its_end(browser: Any, live: LiveServer) -> None:
+    links = live.open_table(
+        variant="gin",
+        settings={"target_score": 1},  # the first deal ends the match
+        seats=[{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}],
+    )
+    pages = [_open(browser, link) for link in links]
+    assert "you are p1" in pages[0].locator("#status").inner_text()
+    assert pages[1].locator("#hand button").count() == 10
+    for _ in range(400):
+        if live.state(links).is_over:
+            break
+        acting = [page for page in pages if _acting(page)]
+        if not acting:
+            pages[0].wait_for_timeout(50)
+            continue
+        page = acting[0]
+        seat = pages.index(page)
+        # the move a greedy player makes, clicked in the page: its cards first, then its button
+        choice = GreedyBot().choose(live.state(links).observation(seat))
+        text = format_action(choice).removeprefix(f"p{seat + 1} ")
+        for card in action_cards(choice)[:1]:
+            page.locator(f"#hand button[data-card='{card}']").first.click()
+        button = page.locator(f"#moves button[data-move='{text}']")
+        before = _seq(page)
+        if button.count():
+            button.first.click()
+        else:  # a move the list does not hold as such (melds in another order): typed in
+            page.locator("#move-text").fill(text)
+            page.locator("#typed button").click()
+        _wait_seq(page, before)
+    state = live.state(links)
+    assert state.is_over
+    for page in pages:
+        page.wait_for_selector("#download", timeout=WAIT)
+        assert "Match over" in page.locator("#result").inner_text()
+    with pages[1].expect_download() as download:
+        pages[1].locator("#download").click()
+    path = download.value.path()
+    assert loads(Path(path).read_text()).final_state == state
+    for page in pages:
+        page.close()
+
+
+def test_a_page_closed_mid_turn_is_auto_played_and_resumes(browser: Any, live: LiveServer) -> None:
+    links = live.open_table(variant="gin", seats=[{"kind": "person"}, {"kind": "person"}])
+    first, second = (_open(browser, link) for link in links)
+    assert _acting(first)
+    moved = _seq(second)
+    first.close()  # mid-turn: p1 must decide on the upcard
+    _wait_seq(second, moved)
+    second.wait_for_selector(".player .away", timeout=WAIT)
+    state = live.state(links)
+    assert any(action.player == 0 for action in state.history)
+    assert 1 in state.to_act
+    assert _acting(second)
+    first = _open(browser, links[0])  # the same link: the seat comes back
+    assert "you are p1" in first.locator("#status").inner_text()
+    second.wait_for_function("!document.querySelector('.player .away')", timeout=WAIT)
+    for _ in range(20):  # p2 plays until it is p1's turn again, now in person
+        if _acting(first):
+            break
+        if _acting(second):
+            _play_first_move(second)
+        else:
+            first.wait_for_timeout(50)
+    assert _acting(first)
+    before = len(live.state(links).history)
+    _play_first_move(first)
+    after = live.state(links).history
+    assert len(after) > before
+    assert after[before].player == 0
+    first.close()
+    second.close()
