@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,11 +47,40 @@ def open_table(client: TestClient, variant: str = "gin", **body: Any) -> tuple[s
     return data["table"], [link["link"].split("#", 1)[1] for link in data["links"]]
 
 
+#: How long a test waits for the server's next message before it fails (never forever).
+RECEIVE_SECONDS = 20.0
+
+
+def receive(socket: Any) -> Any:
+    """The socket's next JSON message; the test fails, naming the wait, after RECEIVE_SECONDS.
+
+    Starlette's test socket waits without a limit, so a message the server never sends would
+    hang the whole run: the wait runs in a daemon thread that the test stops waiting for.
+    """
+    box: list[tuple[bool, Any]] = []
+
+    def wait() -> None:
+        try:
+            box.append((True, socket.receive_json()))
+        except BaseException as error:  # handed to the test's thread
+            box.append((False, error))
+
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    waiter.join(RECEIVE_SECONDS)
+    if not box:
+        pytest.fail(f"no message from the server within {RECEIVE_SECONDS:.0f} s")
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
+
+
 def join(socket: Any, token: str) -> Message:
     socket.send_json({"type": "join", "token": token})
-    joined = socket.receive_json()
+    joined = receive(socket)
     assert joined["type"] == "joined", joined
-    state: Message = socket.receive_json()
+    state: Message = receive(socket)
     assert state["type"] == "state"
     return state
 
@@ -178,7 +208,7 @@ def test_each_seat_receives_only_its_own_observation(client: TestClient) -> None
         first = join(one, tokens[0])
         with client.websocket_connect(f"/ws/{table_id}") as two:
             second = join(two, tokens[1])
-            one.receive_json()  # p2's arrival
+            receive(one)  # p2's arrival
             state = server_state(client, table_id)
             assert first["observation"]["hand"] == [str(card) for card in state.hands[0]]
             assert second["observation"]["hand"] == [str(card) for card in state.hands[1]]
@@ -194,19 +224,19 @@ def test_a_wrong_token_or_table_gets_an_error_and_a_closed_socket(client: TestCl
     table_id, _ = open_table(client)
     with client.websocket_connect(f"/ws/{table_id}") as socket:
         socket.send_json({"type": "join", "token": "guess"})
-        assert socket.receive_json() == {"type": "error", "message": "not a seat's link"}
+        assert receive(socket) == {"type": "error", "message": "not a seat's link"}
         with pytest.raises(WebSocketDisconnect) as closed:
-            socket.receive_json()
+            receive(socket)
         assert closed.value.code == 4403
     with client.websocket_connect("/ws/AAAAAAAAAAAA") as socket:
-        assert socket.receive_json()["message"] == "no such table"
+        assert receive(socket)["message"] == "no such table"
 
 
 def test_the_first_message_must_be_a_join(client: TestClient) -> None:
     table_id, tokens = open_table(client)
     with client.websocket_connect(f"/ws/{table_id}") as socket:
         socket.send_json({"type": "move", "move": "pass"})
-        assert "join" in socket.receive_json()["message"]
+        assert "join" in receive(socket)["message"]
         assert join(socket, tokens[0])["seat"] == 0
 
 
@@ -236,11 +266,11 @@ def test_a_bad_message_is_answered_with_an_error_and_the_socket_goes_on(
     with client.websocket_connect(f"/ws/{table_id}") as socket:
         join(socket, tokens[0])
         socket.send_text(message)
-        answer = socket.receive_json()
+        answer = receive(socket)
         assert answer["type"] == "error"
         assert says in answer["message"]
         socket.send_json({"type": "ping"})
-        assert socket.receive_json() == {"type": "pong"}
+        assert receive(socket) == {"type": "pong"}
         assert server_state(client, table_id).history == before.history
 
 
@@ -250,7 +280,7 @@ def test_a_move_of_the_other_seat_is_refused(client: TestClient) -> None:
         state = join(socket, tokens[1])  # p2: gin's first decision is p1's
         assert state["moves"] == []
         socket.send_json({"type": "move", "move": "pass"})
-        assert "p1" in socket.receive_json()["message"]
+        assert "p1" in receive(socket)["message"]
 
 
 def test_many_bad_messages_close_the_socket(client: TestClient) -> None:
@@ -259,11 +289,11 @@ def test_many_bad_messages_close_the_socket(client: TestClient) -> None:
         join(socket, tokens[0])
         for _ in range(19):
             socket.send_text("{")
-            assert socket.receive_json()["type"] == "error"
+            assert receive(socket)["type"] == "error"
         socket.send_text("{")
-        socket.receive_json()
+        receive(socket)
         with pytest.raises(WebSocketDisconnect) as closed:
-            socket.receive_json()
+            receive(socket)
         assert closed.value.code == 1008
 
 
@@ -282,7 +312,7 @@ def test_a_match_played_over_the_sockets_ends_and_its_record_downloads(
             if state["over"]:
                 break
             socket.send_json({"type": "move", "move": state["moves"][0]["text"]})
-            state = socket.receive_json()
+            state = receive(socket)
             assert state["type"] == "state", state
         assert state["over"]
         assert state["result"]["lines"] is not None
@@ -304,14 +334,14 @@ def test_a_closed_socket_makes_the_engine_play_for_its_seat(client: TestClient) 
         join(one, tokens[0])
         with client.websocket_connect(f"/ws/{table_id}") as two:
             join(two, tokens[1])
-            one.receive_json()
+            receive(one)
         # p2 has left: p1's every move is answered by the engine's move for p2
-        state = one.receive_json()
+        state = receive(one)
         assert state["online"] == [True, False]
         for _ in range(6):
             socket_move = state["moves"][0]["text"]
             one.send_json({"type": "move", "move": socket_move})
-            state = one.receive_json()
+            state = receive(one)
             if state["over"]:
                 break
             assert 0 in state["observation"]["to_act"]
@@ -360,6 +390,21 @@ def test_the_reconnect_grace_delays_auto_play(tmp_path: Path) -> None:
     assert 0 not in table.state.to_act
 
 
+def test_a_grace_run_out_for_a_seat_not_to_act_sets_no_wake_up(tmp_path: Path) -> None:
+    # p2's socket closed while p1 is to act: once its grace has run out there is nothing to
+    # wake the table for (p2 is played for after p1's move), so the server does not wake it
+    # again and again, telling every seat the same state each time.
+    lobby = Lobby(tmp_path, seed=3, reconnect_grace=5)
+    table, _ = lobby.create("gin", seats=[{"kind": "person"}] * 2, now=0.0)
+    table.connect(0, 0.0)
+    table.connect(1, 0.0)
+    table.disconnect(1, 1.0)
+    assert table.state.to_act == (0,)
+    assert table.next_deadline(3.0) == 6.0
+    assert not table.advance(6.0)  # p1 is to act: nothing for the engine to play
+    assert table.next_deadline(6.0) is None
+
+
 def test_a_table_nobody_is_at_waits_instead_of_playing_itself(tmp_path: Path) -> None:
     lobby = Lobby(tmp_path, seed=3)
     table, _ = lobby.create("gin", seats=[{"kind": "person"}] * 2, now=0.0)
@@ -394,7 +439,7 @@ def test_a_restarted_server_restores_its_open_tables(tmp_path: Path) -> None:
         with client.websocket_connect(f"/ws/{table_id}") as socket:
             state = join(socket, tokens[0])
             socket.send_json({"type": "move", "move": state["moves"][0]["text"]})
-            state = socket.receive_json()
+            state = receive(socket)
             assert state["seq"] == 1
         before = server_state(client, table_id)
     with TestClient(create_app(tmp_path, reconnect_grace=0)) as client:

@@ -23,7 +23,7 @@ import functools
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, Final
 
@@ -103,7 +103,7 @@ class Server:
         old = self.timers.pop(table.id, None)
         if old is not None:
             old.cancel()
-        deadline = table.next_deadline()
+        deadline = table.next_deadline(self.clock())
         if deadline is None or table.state.is_over:
             return
         loop = asyncio.get_running_loop()
@@ -113,11 +113,18 @@ class Server:
     def _wake(self, table: Table) -> None:
         self.timers.pop(table.id, None)
         try:
-            table.advance(self.clock())
+            moved = table.advance(self.clock())
         except RummyError:  # pragma: no cover  (the rules refused the engine's own move)
             log.exception("table %s could not advance", table.id)
             return
-        task = asyncio.get_running_loop().create_task(self.push(table))
+        if moved:  # else nobody needs telling: only the next wake-up is set
+            self._spawn(self.push(table))
+        else:
+            self.schedule(table)
+
+    def _spawn(self, pushing: Coroutine[Any, Any, None]) -> None:
+        """Run ``pushing`` as a task the server keeps a reference to until it is done."""
+        task = asyncio.get_running_loop().create_task(pushing)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -284,7 +291,10 @@ class Server:
                 if not self.sockets[table.id]:
                     del self.sockets[table.id]
                 table.disconnect(seat, self.clock())
-                await self.push(table)
+                # The others are told in a task of its own: this handler may be ending
+                # because it was cancelled (the server shutting the connection down), and an
+                # await here would then be cancelled before anyone heard of the disconnect.
+                self._spawn(self.push(table))
 
     async def _join(self, socket: WebSocket, table: Table) -> int | None:
         for _ in range(MAX_BAD):

@@ -34,10 +34,8 @@ def _deal_lines(state: GameState) -> list[str]:
         for seat, hand in enumerate(state.hands)
         if hand
     )
-    if state.open_card is not None:
-        lines.append(format_dealer(DealerLine("open", cards=(state.open_card,))))
     if state.aside:
-        lines.append(format_dealer(DealerLine("aside", cards=state.aside)))
+        lines.append(format_dealer(DealerLine(state.variant.aside_word, cards=state.aside)))
     if state.discard_pile:
         lines.append(format_dealer(DealerLine("pile", cards=state.discard_pile)))
     lines.append(format_dealer(DealerLine("stock", cards=tuple(state.stock))))

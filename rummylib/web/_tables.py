@@ -207,12 +207,16 @@ class Table:
                 found = seat
         return found
 
-    def next_deadline(self) -> float | None:
-        """When :meth:`advance` has something to do next without a move (a clock, a grace)."""
+    def next_deadline(self, now: float | None = None) -> float | None:
+        """When :meth:`advance` has something to do next without a move (a clock, a grace).
+
+        With ``now``, a grace that has run out already is no deadline: its seat is played
+        for whenever it is to act, by the :meth:`advance` that follows each move.
+        """
         times = [
             when
             for seat, when in self.offline.items()
-            if self.connected and seat not in self.connected
+            if self.connected and seat not in self.connected and (now is None or when > now)
         ]
         if self.clock_deadline is not None:
             times.append(self.clock_deadline)
@@ -385,8 +389,8 @@ class Table:
                 "hand_sizes": list(seen.hand_sizes),
                 "stock_size": seen.stock_size,
                 "discard_pile": [str(card) for card in seen.discard_pile],
-                "open_card": None if seen.open_card is None else str(seen.open_card),
                 "aside": [str(card) for card in seen.aside],
+                "aside_label": seen.variant.aside_label,
                 "hidden_count": seen.hidden_count,
                 "table": [str(meld) for meld in seen.table],
                 "scores": list(seen.scores),
@@ -396,8 +400,6 @@ class Table:
                 "to_act": list(seen.to_act),
                 "deal_number": seen.deal_number,
                 "dealer": seen.dealer,
-                "multiplier": seen.multiplier,
-                "pot": seen.pot,
                 "public": {name: _json_value(value) for name, value in seen.public},
             },
             "moves": moves,

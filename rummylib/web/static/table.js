@@ -97,9 +97,9 @@
     const top = seen.discard_pile[seen.discard_pile.length - 1];
     pile.append(top ? cardImage(top) : el("div", { class: "back", style: "opacity:0.3" }), el("span", {}, `discards ${seen.discard_pile.length}`));
     piles.append(stock, pile);
-    for (const card of [seen.open_card, ...seen.aside].filter(Boolean)) {
+    for (const card of seen.aside) {
       const open = el("div", { class: "pile" });
-      open.append(cardImage(card), el("span", {}, "face up"));
+      open.append(cardImage(card), el("span", {}, seen.aside_label));
       piles.append(open);
     }
     const melds = $("melds");
