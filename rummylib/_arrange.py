@@ -110,6 +110,7 @@ def wild_points(points: CardPoints, wild_ranks: frozenset[Rank]) -> CardPoints:
         face=points.face,
         joker=points.joker,
         ace_low_run=points.ace_low_run,
+        numbered_faces=points.numbered_faces,
         wild_ranks=wild_ranks,
     )
 

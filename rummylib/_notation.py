@@ -36,6 +36,7 @@ from rummylib.actions import Action, ActionSpec, Codec, Slot, spec_of, specs
 from rummylib.cards import JOKER, Card, parse_card
 from rummylib.errors import NotationError, RummyError, shorten
 from rummylib.melds import Meld, MeldKind, MeldRules, RunEnd, parse_meld
+from rummylib.tiles import CARD_NOTATION, Notation
 
 __all__ = [
     "DEALER_KINDS",
@@ -120,13 +121,16 @@ def _number(token: str, what: str, line: str) -> int:
     return int(token)
 
 
-def _card(token: str, line: str) -> Card:
+def _card(token: str, line: str, notation: Notation = CARD_NOTATION) -> Card:
     if len(token) > 16:
-        raise _bad("card", token, "expected one card such as '7h'")
-    return parse_card(token)
+        example = notation.card(parse_card("7h"))
+        raise _bad(notation.noun, token, f"expected one {notation.noun} such as {example!r}")
+    return notation.parse(token)
 
 
-def _cards(tokens: Sequence[str], line: str, *, hidden: bool) -> tuple[Card | None, ...]:
+def _cards(
+    tokens: Sequence[str], line: str, *, hidden: bool, notation: Notation = CARD_NOTATION
+) -> tuple[Card | None, ...]:
     cards: list[Card | None] = []
     for token in tokens:
         match = _HIDDEN_RUN.fullmatch(token)
@@ -138,13 +142,13 @@ def _cards(tokens: Sequence[str], line: str, *, hidden: bool) -> tuple[Card | No
                 raise _bad("hidden cards", token, f"at most {MAX_CARDS}, more than any deck")
             cards.extend([None] * int(digits))
         else:
-            cards.append(_card(token, line))
+            cards.append(_card(token, line, notation))
         if len(cards) > MAX_CARDS:
             raise _bad("line", line, f"it names more than {MAX_CARDS} cards, more than any deck")
     return tuple(cards)
 
 
-def _meld(text: str, rules: MeldRules, line: str) -> Meld:
+def _meld(text: str, rules: MeldRules, line: str, notation: Notation = CARD_NOTATION) -> Meld:
     """A meld written ``Ah 2h *=3h``: read as written when every joker says what it stands for.
 
     The engine decides whether the meld is allowed where it is played; only a meld with an
@@ -160,13 +164,16 @@ def _meld(text: str, rules: MeldRules, line: str) -> Meld:
     stands: list[Card] = []
     for token in tokens:
         left, equals, right = token.partition("=")
-        card = _card(left, line)
+        card = _card(left, line, notation)
         if equals:
-            natural = _card(right, line)
+            natural = _card(right, line, notation)
             if natural.is_joker:
                 raise _bad("meld token", token, "a joker must stand for a natural card")
         elif card.is_joker or card.rank in rules.wild_ranks:
-            return parse_meld(text, rules)  # a joker, or a wild card, left to the reading
+            # a joker, or a wild card, left to the reading
+            if notation is CARD_NOTATION:
+                return parse_meld(text, rules)
+            return parse_meld(" ".join(str(notation.parse(t)) for t in tokens), rules)
         else:
             natural = card
         cards.append(card)
@@ -175,15 +182,20 @@ def _meld(text: str, rules: MeldRules, line: str) -> Meld:
     return Meld(kind, cards, stands)
 
 
-def _melds(parts: Sequence[str], rules: MeldRules, line: str) -> tuple[Meld, ...]:
-    return tuple(_meld(part, rules, line) for part in parts)
+def _melds(
+    parts: Sequence[str], rules: MeldRules, line: str, notation: Notation
+) -> tuple[Meld, ...]:
+    return tuple(_meld(part, rules, line, notation) for part in parts)
 
 
-def parse_line(text: str, *, rules: MeldRules, players: int) -> Item:
+def parse_line(
+    text: str, *, rules: MeldRules, players: int, notation: Notation = CARD_NOTATION
+) -> Item:
     """Read one record line (without its quotes): an action, a host event or a dealer line.
 
     ``rules`` reads melds whose jokers do not say what they stand for; ``players`` is the
-    number of seats, so ``p7`` at a four-seat table is refused here.
+    number of seats, so ``p7`` at a four-seat table is refused here; ``notation`` reads the
+    cards (a variant's :attr:`~rummylib.engine.Variant.notation`, tiles for Rummikub).
 
     >>> parse_line("h timeout p2", rules=MeldRules(), players=2)
     ActionLine(action=TimeExpired(player=1), drawn=None, face_down=False)
@@ -205,18 +217,18 @@ def parse_line(text: str, *, rules: MeldRules, players: int) -> Item:
         if actor == "d":
             if melds:
                 raise _bad("dealer line", text, "'|' has no place in a dealer line")
-            return _dealer(words, text, players)
+            return _dealer(words, text, players, notation)
         if actor == "h":
             return _host_event(words, melds, text, players)
         player = _player(actor, players, text)
-        return _action(player, words, melds, text, rules)
+        return _action(player, words, melds, text, rules, notation)
     except NotationError:
         raise
     except RummyError as error:  # a meld that cannot be read, a bad field
         raise _bad("action", text, str(error)) from None
 
 
-def _dealer(words: Sequence[str], text: str, players: int) -> DealerLine:
+def _dealer(words: Sequence[str], text: str, players: int, notation: Notation) -> DealerLine:
     if not words or words[0] not in DEALER_KINDS:
         raise _bad("dealer line", text, f"expected d followed by one of {', '.join(DEALER_KINDS)}")
     kind, rest = words[0], words[1:]
@@ -233,7 +245,7 @@ def _dealer(words: Sequence[str], text: str, players: int) -> DealerLine:
             raise _bad("dealer line", text, f"expected 'd {kind} pN' and cards")
         player = _player(rest[0], players, text)
         rest = rest[1:]
-    cards = _cards(rest, text, hidden=True)
+    cards = _cards(rest, text, hidden=True, notation=notation)
     if kind == "open" and len(cards) != 1:
         raise _bad("dealer line", text, "expected 'd open' and one card")
     return DealerLine(kind, player=player, cards=cards)
@@ -268,8 +280,13 @@ def _first_words(spec: ActionSpec) -> tuple[str, ...]:
     return first.words
 
 
-def _read_slot(
-    slot: Slot, tokens: list[str], values: dict[str, object], spec: ActionSpec, text: str
+def _read_slot(  # noqa: PLR0917  (a private reader with one caller)
+    slot: Slot,
+    tokens: list[str],
+    values: dict[str, object],
+    spec: ActionSpec,
+    text: str,
+    notation: Notation,
 ) -> None:
     """Read ``slot`` from the front of ``tokens`` into ``values`` (raises _NoMatch)."""
     if not tokens:
@@ -298,10 +315,10 @@ def _read_slot(
         left, equals, right = token.partition("=")
         if equals and slot.declared is None:
             raise _NoMatch(f"{token!r}: only a meld or a lay-off declares a card")
-        values[slot.field] = _card(left, text)
+        values[slot.field] = _card(left, text, notation)
         if equals:
             assert slot.declared is not None
-            values[slot.declared] = _card(right, text)
+            values[slot.declared] = _card(right, text, notation)
     del tokens[0]
 
 
@@ -312,6 +329,7 @@ def _match(  # noqa: PLR0917  (a private reader with one caller)
     melds: Sequence[str],
     text: str,
     rules: MeldRules,
+    notation: Notation,
 ) -> ActionLine:
     """Read the line as ``spec``'s verb, or raise _NoMatch."""
     tokens = list(words)
@@ -322,10 +340,10 @@ def _match(  # noqa: PLR0917  (a private reader with one caller)
                 raise _NoMatch(f"expected '{spec.usage}'")
             del tokens[0]
         else:
-            _read_slot(part, tokens, values, spec, text)
+            _read_slot(part, tokens, values, spec, text, notation)
     drawn = None
     if spec.cls.shows_drawn and len(tokens) == 1:
-        drawn = _card(tokens.pop(), text)
+        drawn = _card(tokens.pop(), text, notation)
     if tokens:
         raise _NoMatch(f"expected '{spec.usage}'")
     if spec.melds is None:
@@ -334,13 +352,18 @@ def _match(  # noqa: PLR0917  (a private reader with one caller)
     else:
         if not melds and not spec.melds_optional:
             raise _NoMatch(f"{spec.words[0]!r} needs at least one meld after '|'")
-        values[spec.melds] = _melds(melds, rules, text)
+        values[spec.melds] = _melds(melds, rules, text, notation)
     face_down = bool(values.pop(_FACE_DOWN, False))
     return ActionLine(spec.cls(player=player, **values), drawn=drawn, face_down=face_down)
 
 
-def _action(
-    player: int, words: Sequence[str], melds: Sequence[str], text: str, rules: MeldRules
+def _action(  # noqa: PLR0917  (a private reader with one caller)
+    player: int,
+    words: Sequence[str],
+    melds: Sequence[str],
+    text: str,
+    rules: MeldRules,
+    notation: Notation,
 ) -> ActionLine:
     if not words:
         raise _bad("action", text, "a player's line needs a verb, such as 'discard 7h'")
@@ -349,7 +372,7 @@ def _action(
         if spec.cls.host_event or words[0] not in _first_words(spec):
             continue
         try:
-            return _match(spec, player, words, melds, text, rules)
+            return _match(spec, player, words, melds, text, rules, notation)
         except _NoMatch as refusal:
             if refusal.why is not None and refusal.why not in reasons:
                 reasons.append(refusal.why)
@@ -358,19 +381,25 @@ def _action(
     raise _bad("action", text, " or ".join(reasons))
 
 
-def _melds_text(melds: Sequence[Meld]) -> str:
-    return "".join(f" | {meld}" for meld in melds)
+def _melds_text(melds: Sequence[Meld], notation: Notation = CARD_NOTATION) -> str:
+    return "".join(f" | {notation.meld(meld)}" for meld in melds)
 
 
 #: The key under which a read slot notes a face-down card written ``??``.
 _FACE_DOWN: Final = "\0face_down"
 
 
-def format_action(action: Action, *, drawn: Card | None = None, face_down: bool = False) -> str:
+def format_action(  # noqa: PLR0912  (one branch per kind of slot)
+    action: Action,
+    *,
+    drawn: Card | None = None,
+    face_down: bool = False,
+    notation: Notation = CARD_NOTATION,
+) -> str:
     """The record line of ``action``; ``drawn`` adds the card a stock draw took.
 
     With ``face_down``, the card the action sets face down is written ``??`` (a record of
-    another player's view).
+    another player's view). ``notation`` writes the cards (tiles for Rummikub).
 
     Written from the action's declared ``verb`` (:func:`~rummylib.actions.register_action`).
 
@@ -400,21 +429,26 @@ def format_action(action: Action, *, drawn: Card | None = None, face_down: bool 
             continue
         if part.optional and value == attrs.fields_dict(spec.cls)[part.field].default:
             continue
-        text = str(value.value) if isinstance(value, enum.Enum) else str(value)
+        if isinstance(value, Card):
+            text = notation.card(value)
+        elif isinstance(value, enum.Enum):
+            text = str(value.value)
+        else:
+            text = str(value)
         if part.declared is not None:
             declared = getattr(action, part.declared)
             if declared is not None:
-                text += f"={declared}"
+                text += f"={notation.card(declared)}"
         words.append(text)
     if drawn is not None and spec.cls.shows_drawn:
-        words.append(str(drawn))
+        words.append(notation.card(drawn))
     line = " ".join(words)
     if spec.melds is not None:
-        line += _melds_text(getattr(action, spec.melds))
+        line += _melds_text(getattr(action, spec.melds), notation)
     return line
 
 
-def format_cards(cards: Sequence[Card | None]) -> str:
+def format_cards(cards: Sequence[Card | None], notation: Notation = CARD_NOTATION) -> str:
     """Cards as a dealer line writes them, each run of hidden cards as ``??`` or ``??xN``.
 
     >>> format_cards([parse_card("7h"), None, None, parse_card("*")])
@@ -429,13 +463,13 @@ def format_cards(cards: Sequence[Card | None]) -> str:
         if hidden:
             words.append(HIDDEN if hidden == 1 else f"{HIDDEN}x{hidden}")
             hidden = 0
-        words.append(str(card))
+        words.append(notation.card(card))
     if hidden:
         words.append(HIDDEN if hidden == 1 else f"{HIDDEN}x{hidden}")
     return " ".join(words)
 
 
-def format_dealer(line: DealerLine) -> str:
+def format_dealer(line: DealerLine, notation: Notation = CARD_NOTATION) -> str:
     """The text of a dealer line.
 
     >>> print(format_dealer(DealerLine("deal", number=2)))
@@ -447,5 +481,5 @@ def format_dealer(line: DealerLine) -> str:
     if line.player is not None:
         words.append(f"p{line.player + 1}")
     if line.cards:
-        words.append(format_cards(line.cards))
+        words.append(format_cards(line.cards, notation))
     return " ".join(words)

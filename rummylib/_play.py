@@ -37,11 +37,12 @@ from rummylib import _words, records
 from rummylib._notation import format_action
 from rummylib.actions import Action, DrawStock
 from rummylib.bots import Bot, GreedyBot, RandomBot
-from rummylib.cards import Card, parse_cards, sort_by_rank, sort_by_suit
+from rummylib.cards import Card, sort_by_rank, sort_by_suit
 from rummylib.engine import Variant
 from rummylib.errors import ConfigurationError, NotationError, RummyError
 from rummylib.melds import Meld
 from rummylib.state import GameState, new_game
+from rummylib.tiles import CARD_NOTATION, Notation
 
 __all__ = ["BOTS", "Session", "play", "replay"]
 
@@ -53,22 +54,26 @@ BOTS: Final[dict[str, Callable[[int], Bot]]] = {
 #: The person's seat.
 PERSON: Final = 0
 
-_SUIT_STYLE: Final = {"h": "red", "d": "red", "c": "", "s": ""}
+#: The terminal style of each colour a notation gives a card (black: the terminal's own).
+_COLOUR_STYLE: Final = {"red": "red", "black": "", "blue": "blue", "orange": "dark_orange"}
 
 
-def _card(card: Card) -> str:
-    style = "magenta" if card.is_joker else _SUIT_STYLE.get(card.suit.value if card.suit else "")
-    text = rich.markup.escape(str(card))
+def _card(card: Card, notation: Notation = CARD_NOTATION) -> str:
+    style = "magenta" if card.is_joker else _COLOUR_STYLE.get(notation.colour(card), "")
+    text = rich.markup.escape(notation.card(card))
     return f"[{style}]{text}[/]" if style else text
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(_card(card) for card in cards) or "-"
+def _cards(cards: Sequence[Card], notation: Notation = CARD_NOTATION) -> str:
+    return " ".join(_card(card, notation) for card in cards) or "-"
 
 
-def _meld(meld: Meld) -> str:
+def _meld(meld: Meld, notation: Notation = CARD_NOTATION) -> str:
+    name = notation.card
     return " ".join(
-        _card(card) if card is stands else f"[magenta]{rich.markup.escape(f'{card}={stands}')}[/]"
+        _card(card, notation)
+        if card is stands
+        else f"[magenta]{rich.markup.escape(f'{name(card)}={name(stands)}')}[/]"
         for card, stands in zip(meld.cards, meld.stands_for, strict=True)
     )
 
@@ -88,6 +93,8 @@ class Session:
         self.bots = bots
         self.console = console
         self.tty = tty
+        #: How this variant's cards are written (Rummikub: tiles).
+        self.notation: Notation = state.variant.notation
         self.sort: Callable[[Sequence[Card]], tuple[Card, ...]] = sort_by_rank
 
     # -- showing ------------------------------------------------------------------------------
@@ -99,6 +106,7 @@ class Session:
     def show(self) -> None:
         """The table as the person sees it."""
         view = self.state.observation(PERSON)
+        notation = view.variant.notation
         print_ = self.console.print
         scores = "  ".join(f"p{seat + 1} {score}" for seat, score in enumerate(view.scores))
         print_(
@@ -107,11 +115,13 @@ class Session:
             soft_wrap=True,
         )
         for index, meld in enumerate(view.table):
-            print_(f"  table {index}: {_meld(meld)}", soft_wrap=True)
+            print_(f"  table {index}: {_meld(meld, notation)}", soft_wrap=True)
         pile = view.discard_pile[-5:]
-        parts = [f"stock {view.stock_size}", f"discard pile {_cards(pile)}"]
+        parts = [f"{notation.stock} {view.stock_size}"]
+        if pile or view.variant.notation is CARD_NOTATION:  # Rummikub has no discard pile
+            parts.append(f"discard pile {_cards(pile, notation)}")
         if view.aside:  # the cards turned face up: the Israeli open card, the Indian wild card
-            parts.append(f"{view.variant.aside_label} {_cards(view.aside)}")
+            parts.append(f"{view.variant.aside_label} {_cards(view.aside, notation)}")
         sizes = " ".join(f"p{seat + 1}:{size}" for seat, size in enumerate(view.hand_sizes))
         parts.append(f"hands {sizes}")
         print_("  " + "  ".join(parts), soft_wrap=True)
@@ -120,7 +130,8 @@ class Session:
         for fact in view.public.lines():  # the variant's own facts (an Indian wild card, ...)
             print_(f"  {rich.markup.escape(fact)}", soft_wrap=True)
         order = "777" if self.sort is sort_by_rank else "789"
-        print_(f"  your hand ({order}): {_cards(self.sort(view.hand))}", soft_wrap=True)
+        hand = _cards(self.sort(view.hand), notation)
+        print_(f"  your {notation.hand} ({order}): {hand}", soft_wrap=True)
         if PERSON in view.to_act:
             self.say(f"  your move: {_words.prompt(self.state, PERSON)}", "bold")
         elif view.to_act:
@@ -132,7 +143,8 @@ class Session:
         for meld in getattr(action, "melds", None) or getattr(action, "table", None) or ():
             if isinstance(meld, Meld):
                 self.console.print(
-                    f"  [green]{rich.markup.escape(str(meld))}: a {meld.kind.value}[/]",
+                    f"  [green]{rich.markup.escape(self.notation.meld(meld))}: a "
+                    f"{meld.kind.value}[/]",
                     soft_wrap=True,
                 )
 
@@ -153,9 +165,9 @@ class Session:
     def _apply(self, action: Action) -> None:
         before = self.state
         self.state = before.apply(action)
-        shown = format_action(action)
+        shown = format_action(action, notation=self.notation)
         if action.player == PERSON and isinstance(action, DrawStock) and before.stock:
-            shown += f" {before.stock[0]}"
+            shown += f" {self.notation.card(before.stock[0])}"
         self.say(shown, "cyan" if action.player != PERSON else "")
         for result in self.state.deal_results[len(before.deal_results) :]:
             self.say(str(result), "bold")
@@ -189,23 +201,25 @@ class Session:
     def _sort(self, order: Callable[[Sequence[Card]], tuple[Card, ...]]) -> None:
         self.sort = order
         view = self.state.observation(PERSON)
-        self.console.print(f"  your hand: {_cards(order(view.hand))}", soft_wrap=True)
+        hand = _cards(order(view.hand), self.notation)
+        self.console.print(f"  your {self.notation.hand}: {hand}", soft_wrap=True)
 
     def _moves(self, rest: str) -> None:
         moves = self.state.legal_actions(PERSON)
         if not moves:
             self.say("no moves now: it is not your turn")
         for action in moves:
-            self.say("  " + format_action(action).removeprefix("p1 "))
+            self.say("  " + format_action(action, notation=self.notation).removeprefix("p1 "))
 
     def _check(self, rest: str) -> None:
         try:
-            cards = parse_cards(rest)
+            cards = self.notation.parse_cards(rest)
             meld = Meld.from_cards(cards, self.state.meld_rules)
         except RummyError as error:
             self.say(str(error), "red")
             return
-        self.console.print(f"[green]{rich.markup.escape(str(meld))} is a {meld.kind.value}[/]")
+        text = rich.markup.escape(self.notation.meld(meld))
+        self.console.print(f"[green]{text} is a {meld.kind.value}[/]")
 
     def _save(self, rest: str) -> None:
         if not rest:
@@ -279,18 +293,20 @@ class JsonSession(Session):
 
     def show(self) -> None:
         view = self.state.observation(PERSON)
+        notation = self.notation
+        name = notation.card
         self.emit(
             "observation",
             player=f"p{PERSON + 1}",
             variant=view.variant.name,
             deal=view.deal_number,
             phase=view.phase.value,
-            hand=[str(card) for card in view.hand],
+            hand=[name(card) for card in view.hand],
             hand_sizes=list(view.hand_sizes),
             stock_size=view.stock_size,
-            discard_pile=[str(card) for card in view.discard_pile],
-            face_up=[str(card) for card in view.aside],
-            table=[str(meld) for meld in view.table],
+            discard_pile=[name(card) for card in view.discard_pile],
+            face_up=[name(card) for card in view.aside],
+            table=[notation.meld(meld) for meld in view.table],
             scores=list(view.scores),
             to_act=[f"p{seat + 1}" for seat in view.to_act],
             facts=view.public.lines(),
@@ -299,7 +315,10 @@ class JsonSession(Session):
             self.emit(
                 "prompt",
                 text=_words.prompt(self.state, PERSON),
-                legal=[format_action(action) for action in self.state.legal_actions(PERSON)],
+                legal=[
+                    format_action(action, notation=notation)
+                    for action in self.state.legal_actions(PERSON)
+                ],
             )
 
     def _apply(self, action: Action) -> None:
@@ -307,8 +326,8 @@ class JsonSession(Session):
         self.state = before.apply(action)
         drawn = None
         if action.player == PERSON and isinstance(action, DrawStock) and before.stock:
-            drawn = str(before.stock[0])
-        self.emit("event", action=format_action(action), drawn=drawn)
+            drawn = self.notation.card(before.stock[0])
+        self.emit("event", action=format_action(action, notation=self.notation), drawn=drawn)
         for result in self.state.deal_results[len(before.deal_results) :]:
             self.emit("event", deal=result.deal_number, result=str(result))
         if self.state.result is not None and before.result is None:
@@ -468,7 +487,8 @@ def _deal_actions(record: records.Record, number: int, console: rich.console.Con
     deal = record.deals[number - 1]
     console.print(f"deal {deal.number} (lines {deal.first_line}-{deal.last_line})")
     for action in deal.actions:
-        console.print("  " + rich.markup.escape(format_action(action)), soft_wrap=True)
+        line = format_action(action, notation=record.variant.notation)
+        console.print("  " + rich.markup.escape(line), soft_wrap=True)
     if deal.result is not None:
         console.print(rich.markup.escape(str(deal.result)), soft_wrap=True)
 
@@ -495,7 +515,9 @@ def _step(record: records.Record, console: rich.console.Console, stream: IO[str]
         if answer.strip().lower() in {"q", "quit"}:
             return
         drawn = _drawn(action, before, moment, seat)
-        line = format_action(action) + ("" if drawn is None else f" {drawn}")
+        notation = record.variant.notation
+        line = format_action(action, notation=notation)
+        line += "" if drawn is None else f" {notation.card(drawn)}"
         console.print("[bold]" + rich.markup.escape(line) + "[/]", soft_wrap=True)
         _print_moment(moment, seat, console)
         before = moment
@@ -515,21 +537,24 @@ def _drawn(action: Action, before: Any, after: Any, seat: int | None) -> Card | 
 
 
 def _print_moment(moment: Any, seat: int | None, console: rich.console.Console) -> None:
+    notation: Notation = moment.variant.notation
     if seat is None:
         state: GameState = moment
         hands = "  ".join(
-            f"p{index + 1}: {_cards(sort_by_rank(hand))}"
+            f"p{index + 1}: {_cards(sort_by_rank(hand), notation)}"
             for index, hand in enumerate(state.hands)
             if hand
         )
         console.print(f"  {hands}", soft_wrap=True)
         pile, table = state.discard_pile, state.table
     else:
-        console.print(f"  your hand: {_cards(sort_by_rank(moment.hand))}", soft_wrap=True)
+        hand = _cards(sort_by_rank(moment.hand), notation)
+        console.print(f"  your {notation.hand}: {hand}", soft_wrap=True)
         pile, table = moment.discard_pile, moment.table
     for index, meld in enumerate(table):
-        console.print(f"  table {index}: {_meld(meld)}", soft_wrap=True)
-    console.print(f"  discard pile: {_cards(pile[-5:])}", soft_wrap=True)
+        console.print(f"  table {index}: {_meld(meld, notation)}", soft_wrap=True)
+    if pile or notation is CARD_NOTATION:
+        console.print(f"  discard pile: {_cards(pile[-5:], notation)}", soft_wrap=True)
 
 
 def replay(

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rummylib.cards import Card, format_cards
+from rummylib.cards import Card
 
 if TYPE_CHECKING:
     from rummylib.state import GameState
@@ -70,7 +70,9 @@ def _player(state: GameState, seat: int) -> str:
         marks.append("to act")
     name = _seat(seat) + (f" ({', '.join(marks)})" if marks else "")
     hand: Sequence[Card] = state.hands[seat]
-    cards = f"{_count(len(hand), 'card')}: {format_cards(hand)}" if hand else "no cards"
+    notation = state.variant.notation
+    noun = notation.noun
+    cards = f"{_count(len(hand), noun)}: {notation.cards(hand)}" if hand else f"no {noun}s"
     return f"{name}, score {state.scores[seat]}, {cards}"
 
 
@@ -90,21 +92,24 @@ def render(state: GameState) -> str:
     Returns:
         Several lines, without a final newline.
     """
+    notation = state.variant.notation
+    noun = notation.noun
     lines = [_status(state)]
     lines.extend(_player(state, seat) for seat in range(len(state.hands)))
-    lines.append(f"stock: {_count(len(state.stock), 'card')}")
+    lines.append(f"{notation.stock}: {_count(len(state.stock), noun)}")
     if state.discard_pile:
         pile = state.discard_pile
-        lines.append(f"discard pile: {_count(len(pile), 'card')}, top {pile[-1]}")
+        top = notation.card(pile[-1])
+        lines.append(f"discard pile: {_count(len(pile), noun)}, top {top}")
     if state.aside:
-        lines.append(f"{state.variant.aside_label}: {format_cards(state.aside)}")
+        lines.append(f"{state.variant.aside_label}: {notation.cards(state.aside)}")
     if state.hidden:
-        lines.append(f"set aside face down: {_count(len(state.hidden), 'card')}")
+        lines.append(f"set aside face down: {_count(len(state.hidden), noun)}")
     if state.table:
         lines.append("table:")
-        lines.extend(f"  {index}: {meld}" for index, meld in enumerate(state.table))
+        lines.extend(f"  {index}: {notation.meld(meld)}" for index, meld in enumerate(state.table))
     else:
-        lines.append("table: no melds")
+        lines.append(f"table: no {notation.meld_noun}s")
     facts = state.variant.public_info(state, state.to_act[0] if state.to_act else 0).lines()
     if facts:
         lines.append("facts: " + "; ".join(facts))

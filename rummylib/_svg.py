@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from html import escape as _escape
-from typing import Final, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 __all__ = [
     "CARD_HEIGHT",
@@ -373,13 +373,132 @@ def _slot_group(label: str, x: float, y: float) -> str:
     )
 
 
+# -- tiles (Rummikub) -------------------------------------------------------------------------
+
+#: Each tile colour letter: its ink and its name (rule 7.1 of the rules pages).
+_TILE_INKS: Final = {"k": "#1b1b1b", "b": "#1565c0", "o": "#e65100", "r": "#c62828"}
+_TILE_COLOURS: Final = {"k": "black", "b": "blue", "o": "orange", "r": "red"}
+_TILE_FACE: Final = "#fbf3dc"
+_TILE_EDGE: Final = "#b59f6b"
+
+
+def _read_tile(token: str) -> tuple[str, int] | None:
+    """A tile token ``k7`` as (colour, number); ``None`` for the joker ``*``."""
+    if token == "*":
+        return None
+    colour, digits = token[:1], token[1:]
+    if colour in _TILE_INKS and digits.isdigit() and 1 <= int(digits) <= 13:
+        return colour, int(digits)
+    msg = f"bad tile token {token!r}: expected a colour and a number such as k7, or *"
+    raise ValueError(msg)
+
+
+def tile_words(token: str) -> str:
+    """A tile token in words, for screen readers.
+
+    >>> tile_words("b13"), tile_words("*"), tile_words("*=o7")
+    ('blue thirteen', 'joker', 'joker as orange seven')
+    """
+    tile, _, stands = token.partition("=")
+    face = _read_tile(tile)
+    name = "joker" if face is None else f"{_TILE_COLOURS[face[0]]} {_NUMBER_WORDS[face[1]]}"
+    if stands:
+        declared = _read_tile(stands)
+        if declared is None:
+            msg = f"bad tile token {token!r}: a joker stands for a numbered tile"
+            raise ValueError(msg)
+        return f"{name} as {_TILE_COLOURS[declared[0]]} {_NUMBER_WORDS[declared[1]]}"
+    return name
+
+
+_NUMBER_WORDS: Final = {
+    1: "one",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "twelve",
+    13: "thirteen",
+}
+
+
+def _tile_joker_face(x: float, y: float, size: float) -> str:
+    """The joker's smiling face, centred on (x, y)."""
+    r = size / 2
+    return (
+        f'<circle cx="{_number(x)}" cy="{_number(y)}" r="{_number(r)}" fill="none" '
+        f'stroke="{_RED}" stroke-width="{_number(size / 12)}"/>'
+        f'<circle cx="{_number(x - r * 0.38)}" cy="{_number(y - r * 0.25)}" '
+        f'r="{_number(r * 0.13)}" fill="{_BLACK}"/>'
+        f'<circle cx="{_number(x + r * 0.38)}" cy="{_number(y - r * 0.25)}" '
+        f'r="{_number(r * 0.13)}" fill="{_BLACK}"/>'
+        f'<path d="M{_number(x - r * 0.5)},{_number(y + r * 0.2)} '
+        f'Q{_number(x)},{_number(y + r * 0.75)} {_number(x + r * 0.5)},{_number(y + r * 0.2)}" '
+        f'fill="none" stroke="{_BLACK}" stroke-width="{_number(size / 14)}" '
+        f'stroke-linecap="round"/>'
+    )
+
+
+def _tile_group(token: str, x: float, y: float, *, highlight: bool = False) -> str:
+    """One tile, its top left corner at (x, y): the number in its colour, or the joker."""
+    tile, _, stands = token.partition("=")
+    face = _read_tile(tile)
+    label = tile_words(token) + (", highlighted" if highlight else "")
+    stroke = (
+        f'stroke="{_HIGHLIGHT}" stroke-width="3"'
+        if highlight
+        else f'stroke="{_TILE_EDGE}" stroke-width="1.5"'
+    )
+    classes = "tile highlight" if highlight else "tile"
+    if face is None and stands:
+        declared = _read_tile(stands)
+        if declared is None:
+            msg = f"bad tile token {token!r}: a joker stands for a numbered tile"
+            raise ValueError(msg)
+        colour, number = declared
+        ink = _TILE_INKS[colour]
+        middle = (
+            _tile_joker_face(30, 20, 20)
+            + f'<rect x="12.5" y="36.5" width="35" height="38" rx="4" fill="#ffffff" '
+            f'stroke="{ink}" stroke-width="1.5" stroke-dasharray="3 2"/>'
+            + f'<g fill="{ink}">'
+            + _rank_text(str(number), 30, 64, 22)
+            + "</g>"
+        )
+    elif face is None:
+        middle = _tile_joker_face(30, 40, 34)
+    else:
+        colour, number = face
+        ink = _TILE_INKS[colour]
+        middle = (
+            f'<g fill="{ink}">'
+            + _rank_text(str(number), 30, 48, 30)
+            + f'<circle cx="30" cy="63" r="4.5" fill="none" stroke="{ink}" stroke-width="1.5"/>'
+            + "</g>"
+        )
+    return (
+        f'<g class="{classes}" role="img" aria-label="{_safe(label)}" '
+        f'transform="translate({_number(x)} {_number(y)})">'
+        f"<title>{_safe(token)}</title>"
+        f'<rect x="0.75" y="0.75" width="{CARD_WIDTH - 1.5}" height="{CARD_HEIGHT - 1.5}" '
+        f'rx="7" fill="{_TILE_FACE}" {stroke}/>'
+        f"{middle}</g>"
+    )
+
+
 # -- layout ------------------------------------------------------------------------------------
 
 
 class _Item(NamedTuple):
     """One card-sized thing in a block: a face, a face-down card or an empty place."""
 
-    kind: str  # "face", "back" or "slot"
+    kind: str  # "face", "tile", "back" or "slot"
     text: str  # the token of a face, the count written on a back
     label: str = ""  # the words of a back or a slot
     highlight: bool = False
@@ -402,10 +521,12 @@ class _Section(NamedTuple):
     empty_text: str = ""  # written instead of blocks when there are none
 
 
-def _faces(tokens: Sequence[str], highlight: Collection[int] = ()) -> tuple[_Item, ...]:
+def _faces(
+    tokens: Sequence[str], highlight: Collection[int] = (), *, tiles: bool = False
+) -> tuple[_Item, ...]:
+    kind = "tile" if tiles else "face"
     return tuple(
-        _Item("face", token, highlight=position in highlight)
-        for position, token in enumerate(tokens)
+        _Item(kind, token, highlight=position in highlight) for position, token in enumerate(tokens)
     )
 
 
@@ -449,6 +570,8 @@ def _draw_block(block: _Block, x: float, y: float, has_caption_line: bool) -> li
         left = x + number * (CARD_WIDTH + _GAP)
         if item.kind == "face":
             parts.append(_face_group(item.text, left, top, highlight=item.highlight))
+        elif item.kind == "tile":
+            parts.append(_tile_group(item.text, left, top, highlight=item.highlight))
         elif item.kind == "back":
             parts.append(_back_group(item.text, item.label, left, top))
         else:
@@ -533,37 +656,45 @@ def _spoken(tokens: Sequence[str]) -> str:
 # -- pictures of plain values --------------------------------------------------------------------
 
 
-def card(token: str) -> str:
-    """One card.
+def card(token: str, *, tiles: bool = False) -> str:
+    """One card (or, with ``tiles``, one Rummikub tile such as ``k7``).
 
-    >>> card("Th").count('class="card"')
-    1
+    >>> card("Th").count('class="card"'), card("b13", tiles=True).count('class="tile"')
+    (1, 1)
     """
-    return _picture([_Section("", (_Block("", _faces([token])),))], token, words(token), "card")
+    kind = _TILES if tiles else _PLAIN
+    face = _Block("", kind.faces([token]))
+    return _picture([_Section("", (face,))], token, kind.say(token), kind.noun)
 
 
-def cards(tokens: Sequence[str], highlight: Collection[int] = ()) -> str:
+def cards(tokens: Sequence[str], highlight: Collection[int] = (), *, tiles: bool = False) -> str:
     """Cards side by side (fourteen to a line); ``highlight`` holds positions to outline.
 
     >>> picture = cards(["7h", "8h", "*"], highlight={2})
     >>> picture.count('class="card"'), picture.count('class="card highlight"')
     (2, 1)
     """
-    title = " ".join(tokens) if tokens else "no cards"
-    label = _spoken(tokens) if tokens else "no cards"
-    blocks = (_Block("", _faces(tokens, highlight)),) if tokens else ()
-    return _picture([_Section("", blocks, "no cards")], title, label, "cards")
+    kind = _TILES if tiles else _PLAIN
+    none = f"no {kind.noun}s"
+    title = " ".join(tokens) if tokens else none
+    label = kind.spoken(tokens) if tokens else none
+    blocks = (_Block("", _faces(tokens, highlight, tiles=tiles)),) if tokens else ()
+    return _picture([_Section("", blocks, none)], title, label, f"{kind.noun}s")
 
 
-def meld(tokens: Sequence[str]) -> str:
-    """A meld, in notation tokens with jokers as ``*=card``.
+def meld(tokens: Sequence[str], *, tiles: bool = False) -> str:
+    """A meld, in notation tokens with jokers as ``*=card`` (tiles: a set, ``*=o7``).
 
     >>> "joker as three of hearts" in meld(["2h", "*=3h", "4h"])
     True
+    >>> "joker as orange seven" in meld(["k7", "b7", "*=o7"], tiles=True)
+    True
     """
+    kind = _TILES if tiles else _PLAIN
     text = " ".join(tokens)
-    block = _Block("", _faces(tokens), group_label=f"meld {text}")
-    return _picture([_Section("", (block,))], text, "meld: " + _spoken(tokens), "meld")
+    block = _Block("", kind.faces(tokens), group_label=f"{kind.meld_noun} {text}")
+    label = f"{kind.meld_noun}: " + kind.spoken(tokens)
+    return _picture([_Section("", (block,))], text, label, kind.meld_noun)
 
 
 class _MeldLike(Protocol):
@@ -575,11 +706,72 @@ class _Valued(Protocol):
     def value(self) -> object: ...
 
 
+class _NotationLike(Protocol):
+    """How a variant writes its cards (``rummylib.tiles.Notation``): tokens and nouns."""
+
+    noun: str
+    meld_noun: str
+    stock: str
+    hand: str
+
+    def card(self, card: Any) -> str: ...
+    def meld_tokens(self, meld: Any) -> tuple[str, ...]: ...
+
+
 class _Named(Protocol):
     @property
     def name(self) -> str: ...
     @property
     def aside_label(self) -> str: ...
+    @property
+    def notation(self) -> _NotationLike: ...
+
+
+class _Cards(NamedTuple):
+    """Cards or tiles: how to name them, draw them and say them."""
+
+    tiles: bool
+    name: Any  # one card to its token
+    tokens: Any  # one meld to its tokens
+    noun: str
+    meld_noun: str
+    stock: str
+    hand: str
+
+    def say(self, token: str) -> str:
+        return tile_words(token) if self.tiles else words(token)
+
+    def spoken(self, tokens: Sequence[str]) -> str:
+        return ", ".join(self.say(token) for token in tokens)
+
+    def faces(self, tokens: Sequence[str]) -> tuple[_Item, ...]:
+        return _faces(tokens, tiles=self.tiles)
+
+
+def _cards_of(variant: _Named) -> _Cards:
+    notation = variant.notation
+    return _Cards(
+        tiles=notation.noun == "tile",
+        name=notation.card,
+        tokens=notation.meld_tokens,
+        noun=notation.noun,
+        meld_noun=notation.meld_noun,
+        stock=notation.stock,
+        hand=notation.hand,
+    )
+
+
+#: Plain cards, for the pictures drawn without a variant (a table of melds).
+_PLAIN: Final = _Cards(
+    tiles=False,
+    name=str,
+    tokens=lambda meld: meld.declared_tokens(),
+    noun="card",
+    meld_noun="meld",
+    stock="stock",
+    hand="hand",
+)
+_TILES: Final = _PLAIN._replace(tiles=True, noun="tile", meld_noun="set", stock="pool", hand="rack")
 
 
 class _ArrangementLike(Protocol):
@@ -642,32 +834,41 @@ class _StateLike(_TableLike, Protocol):
     def stock(self) -> Sequence[object]: ...
 
 
-def _meld_blocks(melds: Sequence[_MeldLike]) -> tuple[_Block, ...]:
+def _meld_blocks(melds: Sequence[_MeldLike], kind: _Cards = _PLAIN) -> tuple[_Block, ...]:
     blocks = []
     for each in melds:
-        tokens = each.declared_tokens()
-        blocks.append(_Block("", _faces(tokens), group_label=f"meld {' '.join(tokens)}"))
+        tokens = kind.tokens(each)
+        label = f"{kind.meld_noun} {' '.join(tokens)}"
+        blocks.append(_Block("", kind.faces(tokens), group_label=label))
     return tuple(blocks)
 
 
-def _melds_text(melds: Sequence[_MeldLike]) -> str:
-    return "; ".join(" ".join(each.declared_tokens()) for each in melds)
+def _melds_text(melds: Sequence[_MeldLike], kind: _Cards = _PLAIN) -> str:
+    return "; ".join(" ".join(kind.tokens(each)) for each in melds)
 
 
-def _melds_spoken(melds: Sequence[_MeldLike]) -> str:
-    return "; ".join(_spoken(each.declared_tokens()) for each in melds)
+def _melds_spoken(melds: Sequence[_MeldLike], kind: _Cards = _PLAIN) -> str:
+    return "; ".join(kind.spoken(kind.tokens(each)) for each in melds)
 
 
-def table(melds: Sequence[_MeldLike]) -> str:
+def table(melds: Sequence[_MeldLike], *, notation: _NotationLike | None = None) -> str:
     """The melds on a table, side by side, wrapping onto new lines.
+
+    With a tile ``notation`` (Rummikub) the sets are drawn as tiles.
 
     >>> table([]).count(">empty table</text>")
     1
     """
-    title = "table: " + (_melds_text(melds) or "empty")
-    label = "table: " + (_melds_spoken(melds) or "empty")
-    section = _Section("", _meld_blocks(melds), "empty table")
+    kind = _PLAIN if notation is None else _cards_of_notation(notation)
+    title = "table: " + (_melds_text(melds, kind) or "empty")
+    label = "table: " + (_melds_spoken(melds, kind) or "empty")
+    section = _Section("", _meld_blocks(melds, kind), "empty table")
     return _picture([section], title, label, "table")
+
+
+def _cards_of_notation(notation: _NotationLike) -> _Cards:
+    base = _TILES if notation.noun == "tile" else _PLAIN
+    return base._replace(name=notation.card, tokens=notation.meld_tokens)
 
 
 def _points(value: int) -> str:
@@ -722,7 +923,11 @@ def _player_caption(
 
 
 def _middle_blocks(
-    stock_size: int, discard_pile: Sequence[object], aside: Sequence[object], label: str
+    stock_size: int,
+    discard_pile: Sequence[object],
+    aside: Sequence[object],
+    label: str,
+    kind: _Cards = _PLAIN,
 ) -> tuple[list[_Block], list[str], list[str]]:
     """Stock, discard pile top and the cards turned face up; with their notation and words.
 
@@ -732,72 +937,77 @@ def _middle_blocks(
     An empty discard pile is left out: Carousel has none at all, and elsewhere it is empty
     only until the first discard.
     """
-    stock = f"stock, {stock_size} cards" if stock_size != 1 else "stock, 1 card"
+    word, noun = kind.stock, kind.noun
+    stock = f"{word}, {stock_size} {noun}s" if stock_size != 1 else f"{word}, 1 {noun}"
     blocks = [
         _Block(
-            f"stock {stock_size}",
+            f"{word} {stock_size}",
             (
                 (_Item("back", str(stock_size), stock),)
                 if stock_size
-                else (_Item("slot", "", "empty stock"),)
+                else (_Item("slot", "", f"empty {word}"),)
             ),
         )
     ]
-    titles = [f"stock {stock_size}"]
+    titles = [f"{word} {stock_size}"]
     spoken = [stock]
     if discard_pile:
-        top = str(discard_pile[-1])
-        blocks.append(_Block(f"discard pile {len(discard_pile)}", _faces([top])))
+        top = kind.name(discard_pile[-1])
+        blocks.append(_Block(f"discard pile {len(discard_pile)}", kind.faces([top])))
         titles.append(f"discard pile top {top} ({len(discard_pile)})")
-        spoken.append(f"discard pile of {len(discard_pile)}, top {words(top)}")
+        spoken.append(f"discard pile of {len(discard_pile)}, top {kind.say(top)}")
     if aside:
-        tokens = [str(card) for card in aside]
-        blocks.append(_Block(label, _faces(tokens)))
+        tokens = [kind.name(card) for card in aside]
+        blocks.append(_Block(label, kind.faces(tokens)))
         titles.append(f"{label} {' '.join(tokens)}")
-        spoken.append(f"{label} {_spoken(tokens)}")
+        spoken.append(f"{label} {kind.spoken(tokens)}")
     return blocks, titles, spoken
 
 
 def observation(seen: _ObservationLike) -> str:
     """One player's view: the others' hand sizes and scores, the piles, the table, the hand."""
     me = seen.player
+    kind = _cards_of(seen.variant)
+    noun = kind.noun
     others = [seat for seat in range(len(seen.hand_sizes)) if seat != me]
     player_blocks = []
     titles = []
     spoken = []
     for seat in others:
         size = seen.hand_sizes[seat]
-        held = f"p{seat + 1} holds {size} card{'' if size == 1 else 's'}"
+        held = f"p{seat + 1} holds {size} {noun}{'' if size == 1 else 's'}"
         caption = _player_caption(seat, seen.scores[seat], seen.players_in, seen.to_act)
         item = _Item("back", str(size), held) if size else _Item("slot", "", held)
         player_blocks.append(_Block(caption, (item,)))
-        titles.append(f"p{seat + 1} {size} cards score {seen.scores[seat]}")
+        titles.append(f"p{seat + 1} {size} {noun}s score {seen.scores[seat]}")
         spoken.append(f"{held}, score {seen.scores[seat]}")
     middle, middle_titles, middle_spoken = _middle_blocks(
-        seen.stock_size, seen.discard_pile, seen.aside, seen.variant.aside_label
+        seen.stock_size, seen.discard_pile, seen.aside, seen.variant.aside_label, kind
     )
-    hand = tuple(str(each) for each in seen.hand)
+    hand = tuple(kind.name(each) for each in seen.hand)
     table_melds = tuple(seen.table)
     mine = _player_caption(me, seen.scores[me], seen.players_in, seen.to_act, " (you)")
     status = _status(seen.variant.name, seen.deal_number, seen.phase.value, seen.current_player)
     sections = [
         _Section(f"p{me + 1}'s view — {status}", tuple(player_blocks)),
         _Section("", tuple(middle)),
-        _Section("table", _meld_blocks(table_melds), "no melds on the table"),
+        _Section("table", _meld_blocks(table_melds, kind), f"no {kind.meld_noun}s on the table"),
         *_facts_section(seen.public.lines()),
         _Section(
-            f"{mine}, {len(hand)} cards in hand",
-            (_Block("", _faces(hand), group_label="hand"),) if hand else (),
-            "no cards in hand",
+            f"{mine}, {len(hand)} {noun}s in {kind.hand}",
+            (_Block("", kind.faces(hand), group_label=kind.hand),) if hand else (),
+            f"no {noun}s in {kind.hand}",
         ),
     ]
     title = (
-        f"p{me + 1}'s view: hand {' '.join(hand) or 'empty'}; "
-        f"table {_melds_text(table_melds) or 'empty'}; " + "; ".join(middle_titles + titles)
+        f"p{me + 1}'s view: {kind.hand} {' '.join(hand) or 'empty'}; "
+        f"table {_melds_text(table_melds, kind) or 'empty'}; " + "; ".join(middle_titles + titles)
     )
     label = (
-        f"p{me + 1}'s view, {status}. Hand: {_spoken(hand) or 'empty'}. "
-        f"Table: {_melds_spoken(table_melds) or 'empty'}. " + ". ".join(middle_spoken + spoken)
+        f"p{me + 1}'s view, {status}. {kind.hand.capitalize()}: "
+        f"{kind.spoken(hand) or 'empty'}. "
+        f"Table: {_melds_spoken(table_melds, kind) or 'empty'}. "
+        + ". ".join(middle_spoken + spoken)
     )
     return _picture(sections, title, label, "observation")
 
@@ -810,40 +1020,43 @@ def _facts_section(facts: Sequence[str]) -> tuple[_Section, ...]:
 def host_view(state: _StateLike) -> str:
     """The whole state as the host sees it: every hand, the piles and the table."""
     status = _status(state.variant.name, state.deal_number, state.phase.value, state.current_player)
+    kind = _cards_of(state.variant)
+    noun = kind.noun
     player_sections = []
     titles = []
     spoken = []
     for seat, held in enumerate(state.hands):
-        tokens = tuple(str(each) for each in held)
+        tokens = tuple(kind.name(each) for each in held)
         caption = _player_caption(seat, state.scores[seat], state.players_in, state.to_act)
+        group = f"p{seat + 1}'s {kind.hand}"
         player_sections.append(
             _Section(
-                f"{caption}, {len(tokens)} cards",
-                (_Block("", _faces(tokens), group_label=f"p{seat + 1}'s hand"),) if tokens else (),
-                "no cards",
+                f"{caption}, {len(tokens)} {noun}s",
+                (_Block("", kind.faces(tokens), group_label=group),) if tokens else (),
+                f"no {noun}s",
             )
         )
-        titles.append(f"p{seat + 1} {' '.join(tokens) or 'no cards'}")
-        spoken.append(f"p{seat + 1}: {_spoken(tokens) or 'no cards'}")
+        titles.append(f"p{seat + 1} {' '.join(tokens) or f'no {noun}s'}")
+        spoken.append(f"p{seat + 1}: {kind.spoken(tokens) or f'no {noun}s'}")
     middle, middle_titles, middle_spoken = _middle_blocks(
-        len(state.stock), state.discard_pile, state.aside, state.variant.aside_label
+        len(state.stock), state.discard_pile, state.aside, state.variant.aside_label, kind
     )
     table_melds = tuple(state.table)
     sections = [
         _Section(f"Host view — {status}", ()),
         *player_sections,
         _Section("", tuple(middle)),
-        _Section("table", _meld_blocks(table_melds), "no melds on the table"),
+        _Section("table", _meld_blocks(table_melds, kind), f"no {kind.meld_noun}s on the table"),
     ]
     title = (
         "host view: "
         + "; ".join(titles + middle_titles)
-        + f"; table {_melds_text(table_melds) or 'empty'}"
+        + f"; table {_melds_text(table_melds, kind) or 'empty'}"
     )
     label = (
-        f"Host view of the whole game, every hand shown, {status}. "
+        f"Host view of the whole game, every {kind.hand} shown, {status}. "
         + ". ".join(spoken + middle_spoken)
-        + f". Table: {_melds_spoken(table_melds) or 'empty'}."
+        + f". Table: {_melds_spoken(table_melds, kind) or 'empty'}."
     )
     return _picture(sections, title, label, "host-view")
 

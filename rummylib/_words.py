@@ -42,6 +42,7 @@ from rummylib.actions import (
 )
 from rummylib.errors import IllegalActionError, RummyError
 from rummylib.state import GameState
+from rummylib.tiles import CARD_NOTATION
 
 __all__ = [
     "COMMANDS",
@@ -83,7 +84,7 @@ def clean(text: str) -> str:
 
 
 def _top(state: GameState) -> str:
-    return str(state.discard_pile[-1]) if state.discard_pile else "discard"
+    return state.variant.notation.card(state.discard_pile[-1]) if state.discard_pile else "discard"
 
 
 def _take(state: GameState, actions: Sequence[Action]) -> str:
@@ -166,8 +167,9 @@ def _refusal(state: GameState, player: int, reason: str) -> IllegalActionError:
     return IllegalActionError(f"{reason}{where}; {words}")
 
 
-def _example(action: Action) -> str:
-    return format_action(action).removeprefix(f"p{action.player + 1} ")
+def _example(action: Action, state: GameState | None = None) -> str:
+    notation = state.variant.notation if state is not None else CARD_NOTATION
+    return format_action(action, notation=notation).removeprefix(f"p{action.player + 1} ")
 
 
 def help_text(state: GameState, player: int) -> str:
@@ -181,7 +183,7 @@ def help_text(state: GameState, player: int) -> str:
         for kind, actions in kinds.items():
             form = _usage(kind)
             lines.append(f"  {form:<28} {phrase(state, kind, actions)}")
-            lines.append(f"  {'':<28} for example: {_example(actions[0])}")
+            lines.append(f"  {'':<28} for example: {_example(actions[0], state)}")
     else:
         lines.append(f"{title}: no moves now")
     if any("| meld" in _usage(kind) for kind in kinds):  # a move that writes melds
@@ -216,7 +218,7 @@ def suggest(state: GameState, text: str, player: int) -> list[str]:
     typed = text.split()
     if not typed:
         return []
-    legal = [_example(action) for action in state.legal_actions(player)]
+    legal = [_example(action, state) for action in state.legal_actions(player)]
     begun = [move for move in legal if move.lower().startswith(" ".join(typed).lower())]
     if begun:
         return begun[:3]
@@ -243,13 +245,18 @@ def read_move(state: GameState, text: str, player: int) -> Action:
     line = text.strip().removeprefix(own)
     title = state.variant.title or state.variant.name
     try:
-        item = parse_line(own + line, rules=state.meld_rules, players=state.player_count)
+        item = parse_line(
+            own + line,
+            rules=state.meld_rules,
+            players=state.player_count,
+            notation=state.variant.notation,
+        )
     except RummyError as error:
         typed = line.split()
         first = typed[0].lower() if typed else ""
         hints = suggest(state, line, player)
         hint = f"; did you mean {_alternatives(hints)}?" if hints else ""
-        legal = [_example(action).lower() for action in state.legal_actions(player)]
+        legal = [_example(action, state).lower() for action in state.legal_actions(player)]
         if typed and any(move.startswith(" ".join(typed).lower()) for move in legal):
             reason = f"{clean(repr(line))} is only the start of a move{hint}"
         elif first not in _verbs(_all_kinds()):

@@ -61,7 +61,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import attrs
 
@@ -463,7 +463,8 @@ def _points(text: str) -> CardPoints:
             msg = f"bad points {_quote(text)}: {name} is given twice"
             raise argparse.ArgumentTypeError(msg)
         values[name] = value
-    return CardPoints(**values)
+    # Only the whole-number fields are named here (numbered_faces is no --points name).
+    return CardPoints(**cast("dict[str, Any]", values))
 
 
 def _variant(text: str) -> Variant:

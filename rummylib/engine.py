@@ -39,7 +39,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, cast
 import attrs
 from typing_extensions import TypeVar
 
-from rummylib.actions import ACTION_TYPES, Action, Discard, DrawStock, LayDown, LayOff, TakeDiscard
+from rummylib.actions import (
+    ACTION_TYPES,
+    Action,
+    Discard,
+    DrawStock,
+    LayDown,
+    LayOff,
+    Rearrange,
+    TakeDiscard,
+)
 from rummylib.cards import CARDS, Card, format_cards
 from rummylib.errors import ConfigurationError, IllegalActionError, InvalidMeldError, shorten
 from rummylib.melds import (
@@ -53,6 +62,7 @@ from rummylib.melds import (
 )
 from rummylib.phases import Phase, PhaseBase, add_phase_source
 from rummylib.scoring import CardPoints, DealResult, MatchResult, ScoreLine
+from rummylib.tiles import CARD_NOTATION, Notation
 
 if TYPE_CHECKING:
     import rummylib.table
@@ -308,6 +318,10 @@ class Variant(Generic[D]):
     #: The word that names them in a game record's dealer line, ``"aside"`` (``d aside 7d``)
     #: or ``"open"`` (``d open 7d``); a record read may use either.
     aside_word: ClassVar[str] = "aside"
+    #: How the variant's cards are written and read in game records, ``rummylib play`` and
+    #: its refusals: :data:`~rummylib.tiles.CARD_NOTATION` (``7h``), or Rummikub's
+    #: :data:`~rummylib.tiles.TILE_NOTATION` (``k7``).
+    notation: ClassVar[Notation] = CARD_NOTATION
     #: Numeric public facts (fields of :meth:`public_info`'s record) the learning
     #: environments' observation vectors hold, one number each.
     encoded_facts: ClassVar[tuple[str, ...]] = ()
@@ -792,6 +806,35 @@ class Variant(Generic[D]):
         from rummylib.table import JokerReplacementSource  # noqa: PLC0415  (the solver, lazily)
 
         return JokerReplacementSource.HAND_OR_TABLE
+
+    def best_table_play(self, state: GameState[D], player: int, objective: str) -> Action | None:
+        """The legal table play placing the most cards or points, or ``None``.
+
+        ``objective`` is ``"cards"`` or ``"points"``; the learning environments' action tables
+        number these as their best plays.
+
+        The default asks :func:`~rummylib.table.best_play` for the whole table under this
+        variant's rules and card points and :meth:`joker_replacement`, and returns its answer
+        if it is legal here. A variant whose plays have further conditions (Rummikub's
+        initial meld) answers itself.
+        """
+        from rummylib.table import best_play  # noqa: PLC0415  (the solver, lazily)
+
+        try:
+            play = best_play(
+                state.table,
+                state.hands[player],
+                state.meld_rules,
+                objective=objective,
+                points=self.card_points,
+                replacement=self.joker_replacement(),
+            )
+        except ConfigurationError:  # rules the table solver does not handle
+            return None
+        if play is None:
+            return None
+        action = Rearrange(player=player, table=play.table)
+        return action if state.is_legal(action) else None
 
     def replace_facts(self, state: GameState[D], facts: Mapping[str, Any]) -> GameState[D]:
         """``state`` with facts of :data:`RETIRED_FACTS` changed (``state.replace(pot=…)``).

@@ -86,6 +86,7 @@ _BUILT_IN: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
     "indian_pool101": ("rummylib.variants.indian:IndianPool101", ("pool101", "pool_rummy")),
     "indian_pool201": ("rummylib.variants.indian:IndianPool201", ("pool201",)),
     "indian_deals": ("rummylib.variants.indian:IndianDeals", ("deals_rummy",)),
+    "rummikub": ("rummylib.variants.rummikub:Rummikub", ("rummy_tiles",)),
 }
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rummylib._settings import whole
+from rummylib._settings import flag, whole
 from rummylib.cards import CARDS, JOKER_INDEX, Card, Rank
 
 if TYPE_CHECKING:
@@ -42,6 +42,8 @@ class CardPoints:
         joker: a joker.
         ace_low_run: an ace melded as the low end of a run (A-2-3), where a variant makes it
             differ from ``ace`` (500 rummy: 15 in hand, 1 in A-2-3); ``None`` means ``ace``.
+        numbered_faces: a jack, queen and king count 11, 12 and 13 instead of ``face``
+            (Rummikub's tiles 11–13).
 
     >>> from rummylib import parse_card
     >>> points = CardPoints(ace=15, joker=15, ace_low_run=1)
@@ -57,6 +59,7 @@ class CardPoints:
     face: int = attrs.field(default=10, validator=_POINTS)
     joker: int = attrs.field(default=0, validator=_POINTS)
     ace_low_run: int | None = attrs.field(default=None, validator=_optional_points)
+    numbered_faces: bool = attrs.field(default=False, validator=flag)
     #: Points of every distinct card, indexed by :attr:`~rummylib.cards.Card.index`.
     values: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
 
@@ -68,7 +71,7 @@ class CardPoints:
             elif card.rank == Rank.ACE:
                 values.append(self.ace)
             elif card.rank is not None and card.rank >= Rank.JACK:
-                values.append(self.face)
+                values.append(int(card.rank) if self.numbered_faces else self.face)
             else:
                 values.append(int(card.rank or 0))
         object.__setattr__(self, "values", tuple(values))

@@ -373,9 +373,9 @@ def card_points() -> st.SearchStrategy[CardPoints]:
     ...     max_examples=500, database=None, phases=[Phase.generate, Phase.shrink], derandomize=True
     ... )
     >>> find(card_points(), lambda points: True, settings=fresh)
-    CardPoints(ace=1, face=10, joker=0, ace_low_run=None)
+    CardPoints(ace=1, face=10, joker=0, ace_low_run=None, numbered_faces=False)
     >>> find(card_points(), lambda points: points.joker > points.face, settings=fresh)
-    CardPoints(ace=1, face=10, joker=11, ace_low_run=None)
+    CardPoints(ace=1, face=10, joker=11, ace_low_run=None, numbered_faces=False)
     """
     values = range(MAX_CARD_POINTS + 1)
     return st.builds(

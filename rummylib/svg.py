@@ -36,6 +36,7 @@ from rummylib.cards import Card
 from rummylib.errors import InvalidMeldError, NotationError
 from rummylib.melds import Meld
 from rummylib.state import GameState
+from rummylib.tiles import CARD_NOTATION, Notation
 from rummylib.views import Observation
 
 __all__ = [
@@ -66,8 +67,8 @@ def _checked_meld(meld: object) -> Meld:
     return meld
 
 
-def card(card: Card) -> str:
-    """One card.
+def card(card: Card, *, notation: Notation | None = None) -> str:
+    """One card; with Rummikub's :data:`~rummylib.tiles.TILE_NOTATION`, one tile.
 
     >>> from rummylib import parse_card, svg
     >>> picture = svg.card(parse_card("Th"))
@@ -83,16 +84,29 @@ def card(card: Card) -> str:
     Raises:
         NotationError: ``card`` is not a :class:`~rummylib.cards.Card`.
     """
-    return _svg.card(str(_checked(card)))
+    name = CARD_NOTATION if notation is None else notation
+    return _svg.card(name.card(_checked(card)), tiles=name.noun == "tile")
 
 
-def cards(cards: Iterable[Card], *, highlight: Iterable[Card | int] = ()) -> str:
+def cards(
+    cards: Iterable[Card],
+    *,
+    highlight: Iterable[Card | int] = (),
+    notation: Notation | None = None,
+) -> str:
     """Cards side by side, in the order given, fourteen to a line.
 
     Args:
         cards: the cards, such as a hand.
         highlight: cards to outline in blue: a :class:`~rummylib.cards.Card` outlines every
             copy of that card, a number the card at that position (0 is the first).
+        notation: how to draw them: cards (the default) or, with
+            :data:`~rummylib.tiles.TILE_NOTATION`, Rummikub tiles.
+
+    >>> from rummylib import svg
+    >>> from rummylib.tiles import TILE_NOTATION, parse_tiles
+    >>> svg.read_cards(svg.cards(parse_tiles("k7 b13 *"), notation=TILE_NOTATION))
+    ('k7', 'b13', '*')
 
     >>> from rummylib import parse_card, parse_cards, svg
     >>> picture = svg.cards(parse_cards("7h 8h * Ks"), highlight=[parse_card("Ks"), 0])
@@ -117,11 +131,13 @@ def cards(cards: Iterable[Card], *, highlight: Iterable[Card | int] = ()) -> str
         else:
             msg = f"bad highlight {mark!r}: the cards have positions 0 to {len(shown) - 1}"
             raise NotationError(msg)
-    return _svg.cards([str(each) for each in shown], positions)
+    name = CARD_NOTATION if notation is None else notation
+    tiles = name.noun == "tile"
+    return _svg.cards([name.card(each) for each in shown], positions, tiles=tiles)
 
 
-def meld(meld: Meld) -> str:
-    """A meld, each joker drawn with the card it stands for.
+def meld(meld: Meld, *, notation: Notation | None = None) -> str:
+    """A meld, each joker drawn with the card it stands for (tiles with a tile ``notation``).
 
     >>> from rummylib import MeldRules, parse_meld, svg
     >>> picture = svg.meld(parse_meld("7c *=7d 7h", MeldRules()))
@@ -133,7 +149,8 @@ def meld(meld: Meld) -> str:
     Raises:
         InvalidMeldError: ``meld`` is not a :class:`~rummylib.melds.Meld`.
     """
-    return _svg.meld(_checked_meld(meld).declared_tokens())
+    name = CARD_NOTATION if notation is None else notation
+    return _svg.meld(name.meld_tokens(_checked_meld(meld)), tiles=name.noun == "tile")
 
 
 def arrangement(arrangement: Arrangement) -> str:
@@ -152,8 +169,10 @@ def arrangement(arrangement: Arrangement) -> str:
     return _svg.arrangement(arrangement)
 
 
-def table(melds: Iterable[Meld]) -> str:
+def table(melds: Iterable[Meld], *, notation: Notation | None = None) -> str:
     """The melds on a table, side by side and wrapping onto new lines.
+
+    With :data:`~rummylib.tiles.TILE_NOTATION` the sets are drawn as Rummikub tiles.
 
     >>> from rummylib import MeldRules, parse_meld, svg
     >>> rules = MeldRules()
@@ -166,7 +185,7 @@ def table(melds: Iterable[Meld]) -> str:
     Raises:
         InvalidMeldError: an entry of ``melds`` is not a :class:`~rummylib.melds.Meld`.
     """
-    return _svg.table([_checked_meld(each) for each in melds])
+    return _svg.table([_checked_meld(each) for each in melds], notation=notation)
 
 
 def observation(observation: Observation) -> str:
@@ -207,8 +226,8 @@ def host_view(state: GameState) -> str:
 def read_cards(picture: str) -> tuple[str, ...]:
     """The notation of every card face in a picture, in drawing order.
 
-    Reads the ``<title>`` of each ``<g class="card">`` element (jokers in melds as ``*=card``);
-    face-down cards and empty places are not cards.
+    Reads the ``<title>`` of each ``<g class="card">`` (and Rummikub ``<g class="tile">``)
+    element (jokers in melds as ``*=card``); face-down cards and empty places are not cards.
 
     >>> from rummylib import parse_cards, svg
     >>> svg.read_cards(svg.cards(parse_cards("Ah * Kd")))
@@ -229,5 +248,5 @@ def read_cards(picture: str) -> tuple[str, ...]:
     return tuple(
         element.findtext(f"{_SVG_NAMESPACE}title", "")
         for element in root.iter(f"{_SVG_NAMESPACE}g")
-        if "card" in element.get("class", "").split()
+        if {"card", "tile"} & set(element.get("class", "").split())
     )

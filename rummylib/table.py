@@ -24,10 +24,11 @@ import attrs
 from rummylib import _table_solver
 from rummylib._arrange import wild_points
 from rummylib._settings import Choice, read_choice
-from rummylib.cards import CARDS, JOKER, Card, format_cards
+from rummylib.cards import CARDS, JOKER, Card
 from rummylib.errors import ConfigurationError, InvalidMeldError, shorten
 from rummylib.melds import AceRule, Meld, MeldKind, MeldRules, wild_bits, without_wild
 from rummylib.scoring import CardPoints, hand_points
+from rummylib.tiles import CARD_NOTATION, Notation
 
 __all__ = [
     "JokerReplacementSource",
@@ -87,12 +88,15 @@ def joker_identities(melds: Iterable[Meld]) -> Counter[Card]:
     return identities
 
 
-def rearrangement_refusal(  # noqa: PLR0911  (one return per condition, in order)
+def rearrangement_refusal(  # noqa: PLR0911, PLR0912  (one return per condition, in order)
     table: Sequence[Meld],
     hand: Sequence[Card],
     new_table: Sequence[Meld],
     rules: MeldRules,
     replacement: JokerReplacementSource = JokerReplacementSource.HAND_OR_TABLE,
+    *,
+    jokers: str = "locked",
+    notation: Notation = CARD_NOTATION,
 ) -> str | None:
     """Why replacing ``table`` by ``new_table`` is not a legal meld action, or ``None``.
 
@@ -101,6 +105,9 @@ def rearrangement_refusal(  # noqa: PLR0911  (one return per condition, in order
     legal under ``rules``; (d) every table joker still stands for the card it was declared
     as, unless that natural card took its place (from the hand only, with
     ``replacement="hand_only"``). Carousel's meld action (rule 2.5) is such a rearrangement.
+    With ``jokers="free"`` (Rummikub's ``joker_rule="free"``) condition (d) is dropped: a
+    table joker may take any identity. The refusal names cards in ``notation`` (Rummikub's
+    tiles, for instance).
 
     >>> from rummylib.cards import parse_cards
     >>> from rummylib.melds import parse_meld
@@ -120,20 +127,28 @@ def rearrangement_refusal(  # noqa: PLR0911  (one return per condition, in order
     held = hand.count if isinstance(hand, tuple | list) else Counter(hand).__getitem__
     not_held = {index: count - held(CARDS[index]) for index, count in added.items()}
     if any(count > 0 for count in not_held.values()):
-        names = format_cards(_elements({i: n for i, n in not_held.items() if n > 0}))
-        return f"the new table has cards the player does not hold: {names}"
+        names = notation.cards(_elements({i: n for i, n in not_held.items() if n > 0}))
+        return f"the new table has {notation.noun}s the player does not hold: {names}"
     if not added:
-        return "no card from hand was played"
+        return f"no {notation.noun} from hand was played"
     removed = _minus(old_cards, new_cards)
     if removed:
         first = CARDS[min(removed)]
-        return "a joker left the table" if first.is_joker else f"{first} left the table"
+        name = notation.card(first)
+        return "a joker left the table" if first.is_joker else f"{name} left the table"
     for meld in new_table:
         if not meld.is_valid(rules):
+            if notation is not CARD_NOTATION:  # the melds' own words name cards
+                return f"not a valid {notation.meld_noun}: {notation.meld(meld)}"
             try:
                 meld.check(rules)
             except InvalidMeldError as error:
                 return str(error)
+    if jokers == "free":
+        return None
+    if jokers != "locked":
+        msg = f"bad jokers {shorten(jokers)}: 'locked' or 'free'"
+        raise ConfigurationError(msg)
     old_jokers = _tally(old_rest, jokers=True)
     new_jokers = _tally(new_rest, jokers=True)
     lost = _minus(old_jokers, new_jokers)
@@ -149,9 +164,10 @@ def rearrangement_refusal(  # noqa: PLR0911  (one return per condition, in order
         natural = whole_table.get(index, 0)
         replacing = min(added.get(index, 0), natural) if hand_only else natural
         if replacing < lost[index]:
-            msg = f"the joker declared as {card} changed to {gained[0]}"
+            named, new = notation.card(card), notation.card(gained[0])
+            msg = f"the joker declared as {named} changed to {new}"
             if hand_only and whole_table.get(index, 0) > replacing:
-                msg += f" (only a {card} from the hand may take its place)"
+                msg += f" (only a {named} from the hand may take its place)"
             return msg
     return None
 

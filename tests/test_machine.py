@@ -256,7 +256,7 @@ class MatchMachine(RuleBasedStateMachine):
     def draw_in_the_play_phase(self) -> None:
         state = self.state
         if self.draws_again and state.stock:
-            return  # Carousel: a second and third draw are part of the turn
+            return  # Carousel: a second and third draw; Rummikub: a draw is the turn
         player = state.current_player
         assert player is not None
         self.assert_refused(lambda: DrawStock(player=player))
@@ -471,6 +471,16 @@ class IndianDealsMachine(MatchMachine):
     table_settings = (*INDIAN_TABLES, {"deals": 3})
 
 
+class RummikubMachine(MatchMachine):
+    variant_name = "rummikub"
+    table_settings = (
+        {},
+        {"joker_rule": "free"},
+        {"initial_meld": 0, "target_score": 40, "timeout_draws": 1},
+    )
+    draws_again = True  # a draw is one of the play phase's moves (rule 7.4)
+
+
 MACHINES: tuple[type[MatchMachine], ...] = (
     Rummy101Machine,
     Rummy71Machine,
@@ -484,6 +494,7 @@ MACHINES: tuple[type[MatchMachine], ...] = (
     IndianPool101Machine,
     IndianPool201Machine,
     IndianDealsMachine,
+    RummikubMachine,
 )
 
 # A few seconds per machine: the whole suite stays within its CI budget.
@@ -502,6 +513,7 @@ TestIndianPoints = IndianPointsMachine.TestCase
 TestIndianPool101 = IndianPool101Machine.TestCase
 TestIndianPool201 = IndianPool201Machine.TestCase
 TestIndianDeals = IndianDealsMachine.TestCase
+TestRummikub = RummikubMachine.TestCase
 
 
 def test_every_built_in_variant_has_a_machine() -> None:

@@ -37,7 +37,8 @@ def first_deal_script(name: str, seed: int) -> tuple[list[str], GameState]:
         seat = state.to_act[0]
         action = bot.choose(state.observation(seat))
         if seat == 0:
-            commands.append(format_action(action).removeprefix("p1 "))
+            line = format_action(action, notation=state.variant.notation)
+            commands.append(line.removeprefix("p1 "))
         state = state.apply(action)
     return commands, state
 

@@ -366,8 +366,9 @@ def _at_the_count(
     """The spec page: a hand the deal's result holds is shown whole; of any other, the cards
     that went to the table and those the action names, the rest (set face down) as ??."""
     results = list(ended)  # type: ignore[call-overload]
+    name = before.variant.notation.card  # Rummikub's records write tiles
     if not results or results[0].hands[seat]:
-        return [str(card) for card in hand]
+        return [name(card) for card in hand]
     seen = Counter(card for meld in results[0].table for card in meld.cards)
     seen -= Counter(card for meld in before.table for card in meld.cards)
     if seat == action.player and not isinstance(action, Show):  # a show's card lies face down
@@ -378,7 +379,7 @@ def _at_the_count(
         )
     shown = []
     for card in hand:
-        shown.append(str(card) if seen[card] else "??")
+        shown.append(name(card) if seen[card] else "??")
         seen[card] -= 1 if seen[card] else 0
     return shown
 

@@ -129,7 +129,7 @@ def test_serial_process_and_ray_agree_on_every_variant(variant: str) -> None:
 
 
 def test_every_built_in_variant_is_tested() -> None:
-    assert len(BUILT_IN) == 12  # the seven of wave 1, gin and the four Indian formats
+    assert len(BUILT_IN) == 13  # the seven of wave 1, gin, the four Indian formats, Rummikub
 
 
 def test_variant_statistics_are_named_by_the_variant() -> None:

@@ -26,6 +26,7 @@ from rummylib import new_game
 from rummylib.actions import Disconnect, Reconnect, TimeExpired
 from rummylib.bots import RandomBot
 from rummylib.records import dumps, loads
+from rummylib.tiles import format_tile
 from rummylib.web import Journal, Lobby, WebError, create_app
 from rummylib.web._app import MAX_MESSAGE
 
@@ -93,7 +94,9 @@ def server_state(client: TestClient, table_id: str) -> Any:
 # -- the record written as the table goes ------------------------------------------------------
 
 
-@pytest.mark.parametrize(("variant", "players"), [("gin", 2), ("rummy101", 3), ("carousel", 2)])
+@pytest.mark.parametrize(
+    ("variant", "players"), [("gin", 2), ("rummy101", 3), ("carousel", 2), ("rummikub", 3)]
+)
 def test_journal_text_is_the_record_writer_text_at_every_step(
     tmp_path: Path, variant: str, players: int
 ) -> None:
@@ -466,3 +469,33 @@ def test_restore_skips_a_bad_record_and_keeps_the_others(
     assert restored == [good.id]
     assert bad.id in caplog.text
     assert broken.id in caplog.text
+
+
+# -- Rummikub: tiles over the socket -----------------------------------------------------------
+
+
+def test_a_rummikub_table_speaks_tiles_and_serves_tile_pictures(client: TestClient) -> None:
+    table_id, tokens = open_table(
+        client, variant="rummikub", seats=[{"kind": "person"}, {"kind": "bot", "bot": "greedy"}]
+    )
+    tile = client.get("/tile/b13.svg")
+    assert tile.headers["content-type"].startswith("image/svg+xml")
+    assert "blue thirteen" in tile.text
+    assert "joker" in client.get("/tile/*.svg").text
+    assert client.get("/tile/g7.svg").status_code == 404
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        state = join(socket, tokens[0])
+        game = server_state(client, table_id)
+        assert state["notation"] == "tile"
+        assert state["observation"]["hand"] == [format_tile(card) for card in game.hands[0]]
+        texts = [move["text"] for move in state["moves"]]
+        assert "draw stock" in texts
+        for _ in range(400):  # play the listed moves (tiles in, tiles out) to the end
+            if state["over"]:
+                break
+            socket.send_json({"type": "move", "move": state["moves"][0]["text"]})
+            state = receive(socket)
+            assert state["type"] == "state", state
+        assert state["over"]
+    record = loads(client.get(f"/api/tables/{table_id}/record").text)
+    assert record.final_state == server_state(client, table_id)

@@ -32,6 +32,9 @@ do not know), and ``:require:`` asks for the best arrangement that meets a
 :class:`~rummylib.arrangement.Requirement`, its fields written ``name=number`` or, for a flag,
 its bare name; the build fails if no arrangement meets it.
 
+With ``:tiles:`` the argument is Rummikub tiles (``k7 b7 *=o7 | r1 r2 r3``) and the picture
+draws tiles.
+
 The HTML builders get the SVG inline (its titles and ``aria-label`` intact); other builders get
 the notation as text.
 """
@@ -63,17 +66,20 @@ from rummylib import (
     svg,
 )
 from rummylib.melds import Meld, MeldKind
+from rummylib.tiles import TILE_NOTATION
 
 __all__ = ["RummyCards", "read_groups", "read_ranks", "read_requirement", "setup"]
 
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
-def read_groups(text: str) -> list[list[tuple[Card, Card | None]]]:
+def read_groups(
+    text: str, read: Callable[[str], Card] = parse_card
+) -> list[list[tuple[Card, Card | None]]]:
     """Read the directive's argument: groups split by ``|``, cards as (card, declared) pairs.
 
     ``declared`` is the card a joker written ``*=3h``, or a wild card written ``7d=3h``, stands
-    for, else ``None``.
+    for, else ``None``. ``read`` reads one token (:func:`~rummylib.tiles.parse_tile` for tiles).
 
     >>> [[f"{card}:{declared}" for card, declared in group] for group in read_groups("7h *=8h|Ks")]
     [['7h:None', '*:8h'], ['Ks:None']]
@@ -95,13 +101,13 @@ def read_groups(text: str) -> list[list[tuple[Card, Card | None]]]:
                 continue
             if "=" in token:
                 face, _, stands = token.partition("=")
-                declared = parse_card(stands)
+                declared = read(stands)
                 if declared.is_joker:
                     msg = f"bad card {token!r}: a joker stands for a natural card"
                     raise NotationError(msg)
-                group.append((parse_card(face), declared))
+                group.append((read(face), declared))
             else:
-                group.append((parse_card(token), None))
+                group.append((read(token), None))
         groups.append(group)
     return groups
 
@@ -184,8 +190,9 @@ def draw(
     highlight: str = "",
     wild: str = "",
     require: str = "",
+    tiles: bool = False,
 ) -> str:
-    """The SVG picture the directive puts on the page.
+    """The SVG picture the directive puts on the page (``tiles``: Rummikub tiles, ``k7``).
 
     >>> svg.read_cards(draw("Ah 2h *=3h 4h"))
     ('Ah', '2h', '*=3h', '4h')
@@ -193,6 +200,8 @@ def draw(
     ('7c', '7d', '7h', 'Kd')
     >>> svg.read_cards(draw("Ts Js 7d 2c", variant="indian_points", discard=True, wild="7"))
     ('Ts', 'Js', '7d=Qs', '2c')
+    >>> svg.read_cards(draw("k7 b7 *=o7 | r1 r2 r3", tiles=True))
+    ('k7', 'b7', '*=o7', 'r1', 'r2', 'r3')
     >>> draw("2h 3h 4h 9c 9d 9s", variant="indian_points", require="min_runs=2")
     Traceback (most recent call last):
     ...
@@ -202,9 +211,13 @@ def draw(
         RummyError: the cards or the options cannot be read, the variant is unknown, or no
             arrangement meets the requirement.
     """
-    groups = read_groups(text)
+    notation = TILE_NOTATION if tiles else None
+    groups = read_groups(text, TILE_NOTATION.parse if tiles else parse_card)
     has_declared = any(declared is not None for group in groups for _, declared in group)
     if variant is not None:
+        if tiles:
+            msg = ":arrange: draws cards, not tiles"
+            raise NotationError(msg)
         if len(groups) > 1 or has_declared:
             msg = ":arrange: takes plain cards: no | and no *=card"
             raise NotationError(msg)
@@ -225,20 +238,21 @@ def draw(
         msg = ":discard:, :wild: and :require: need :arrange:"
         raise NotationError(msg)
     if len(groups) == 1 and not has_declared:
-        marks = [parse_card(token) for token in _SEPARATORS.split(highlight.strip()) if token]
-        return svg.cards([card for card, _ in groups[0]], highlight=marks)
+        read = TILE_NOTATION.parse if tiles else parse_card
+        marks = [read(token) for token in _SEPARATORS.split(highlight.strip()) if token]
+        return svg.cards([card for card, _ in groups[0]], highlight=marks, notation=notation)
     if highlight:
         msg = ":highlight: is for plain cards, not melds"
         raise NotationError(msg)
     if len(groups) == 1:
-        return svg.meld(_as_meld(groups[0]))
-    return svg.table([_as_meld(group) for group in groups])
+        return svg.meld(_as_meld(groups[0]), notation=notation)
+    return svg.table([_as_meld(group) for group in groups], notation=notation)
 
 
 class RummyCards(SphinxDirective):
     """The ``rummy-cards`` directive.
 
-    Options: caption, arrange, discard, highlight, wild, require.
+    Options: caption, arrange, discard, highlight, wild, require, tiles.
     """
 
     required_arguments = 1
@@ -251,6 +265,7 @@ class RummyCards(SphinxDirective):
         "highlight": directives.unchanged,
         "wild": directives.unchanged_required,
         "require": directives.unchanged_required,
+        "tiles": directives.flag,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -264,6 +279,7 @@ class RummyCards(SphinxDirective):
                 highlight=self.options.get("highlight", ""),
                 wild=self.options.get("wild", ""),
                 require=self.options.get("require", ""),
+                tiles="tiles" in self.options,
             )
         except RummyError as error:
             raise self.error(f"rummy-cards {text!r}: {error}") from None

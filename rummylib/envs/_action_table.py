@@ -27,10 +27,9 @@ from rummylib.actions import (
 from rummylib.arrangement import arrange
 from rummylib.cards import CARDS, JOKER_INDEX, Card
 from rummylib.engine import Variant
-from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
+from rummylib.errors import IllegalActionError, RummyError, shorten
 from rummylib.melds import Meld
 from rummylib.state import GameState
-from rummylib.table import best_play
 
 #: Distinct cards: 52 naturals and the joker, by :attr:`Card.index <rummylib.cards.Card.index>`.
 CARD_KINDS: Final = JOKER_INDEX + 1
@@ -472,22 +471,7 @@ class ActionTable:
         return None
 
     def _solve(self, state: GameState, player: int, objective: str) -> Action | None:
-        variant = self.variant
-        try:
-            play = best_play(
-                state.table,
-                state.hands[player],
-                state.meld_rules,
-                objective=objective,
-                points=variant.card_points,
-                replacement=variant.joker_replacement(),
-            )
-        except ConfigurationError:  # rules the table solver does not handle
-            return None
-        if play is None:
-            return None
-        action = Rearrange(player=player, table=play.table)
-        return action if state.is_legal(action) else None
+        return self.variant.best_table_play(state, player, objective)
 
     # -- using numbers ----------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from rummylib._notation import ActionLine, DealerLine, Item
 from rummylib.actions import (
     DrawStock,
 )
-from rummylib.cards import Card, parse_cards
+from rummylib.cards import Card
 from rummylib.engine import Variant
 from rummylib.errors import NotationError, RummyError, shorten
 from rummylib.records._model import (
@@ -210,7 +210,7 @@ def _read_deck(data: dict[str, Any], variant: Variant, players: int, fail: _Fail
     if not isinstance(text, str) or len(text) > _notation.MAX_LINE:
         raise fail("deck", "deck must be the cards of the first deal's deck, as text")
     try:
-        deck = parse_cards(text)
+        deck = variant.notation.parse_cards(text)
         new_game(variant, players=players, seed=_SEEDLESS, deck=deck)
     except RummyError as error:
         raise fail("deck", str(error)) from None
@@ -282,7 +282,9 @@ def _parse_items(
             errors.append(RecordError(number, f"an action is a line of text, not {shorten(entry)}"))
             continue
         try:
-            item = _notation.parse_line(entry, rules=rules, players=header.players)
+            item = _notation.parse_line(
+                entry, rules=rules, players=header.players, notation=header.variant.notation
+            )
         except RummyError as error:
             errors.append(RecordError(number, str(error)))
             continue

@@ -34,6 +34,7 @@ from rummylib.records._model import (
 )
 from rummylib.scoring import DealResult
 from rummylib.state import GameState, new_game
+from rummylib.tiles import CARD_NOTATION, Notation
 from rummylib.views import Observation
 
 
@@ -399,31 +400,38 @@ def _index(card: Card) -> int:
     return card.index
 
 
-def _differs(line: int, what: str, found: Sequence[Card], written: Sequence[Card | None]) -> None:
+def _differs(
+    line: int,
+    what: str,
+    found: Sequence[Card],
+    written: Sequence[Card | None],
+    notation: Notation = CARD_NOTATION,
+) -> None:
     if len(found) != len(written) or any(
         card is not None and card != seen for card, seen in zip(written, found, strict=True)
     ):
-        shown = _notation.format_cards(found[:13]) + (" …" if len(found) > 13 else "")
+        shown = _notation.format_cards(found[:13], notation) + (" …" if len(found) > 13 else "")
         raise _Stop(line, f"{what} is not the one dealt: the rules deal {shown or 'none'}")
 
 
 def _check_block(state: GameState, block: _Block) -> None:
     """Raise unless the dealer lines describe ``state`` (hidden cards match anything)."""
+    notation = state.variant.notation
     if block.kind == "deal" and block.number != state.deal_number:
         raise _Stop(block.line, f"this is deal {state.deal_number}, not deal {block.number}")
     for line, seat, cards in block.hands:
-        _differs(line, f"p{seat + 1}'s hand", state.hands[seat], cards)
+        _differs(line, f"p{seat + 1}'s hand", state.hands[seat], cards, notation)
     if block.aside is not None:
-        _differs(block.aside[0], "the cards turned face up", state.aside, block.aside[1])
+        _differs(block.aside[0], "the cards turned face up", state.aside, block.aside[1], notation)
     elif block.kind == "deal" and state.aside:
         word = state.variant.aside_word
         raise _Stop(block.line, f"the deal turns cards face up: add its 'd {word}' line")
     if block.pile is not None:
-        _differs(block.pile[0], "the discard pile", state.discard_pile, block.pile[1])
+        _differs(block.pile[0], "the discard pile", state.discard_pile, block.pile[1], notation)
     elif block.kind == "deal" and state.discard_pile:
         raise _Stop(block.line, "the deal starts a discard pile: add its 'd pile' line")
     if block.stock is not None:
-        _differs(block.stock[0], "the stock", state.stock, block.stock[1])
+        _differs(block.stock[0], "the stock", state.stock, block.stock[1], notation)
 
 
 # -- a player's view: completing the hidden cards -----------------------------------------------

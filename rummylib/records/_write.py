@@ -87,18 +87,21 @@ def _face_up(
 
 
 def _deal_lines(state: GameState, view: int | None) -> list[str]:
+    notation = state.variant.notation
     lines = [_notation.format_dealer(DealerLine("deal", number=state.deal_number))]
     for seat, hand in enumerate(state.hands):
         if hand:
             cards = _hide(hand, view is None or view == seat)
-            lines.append(_notation.format_dealer(DealerLine("hand", player=seat, cards=cards)))
+            hand_line = DealerLine("hand", player=seat, cards=cards)
+            lines.append(_notation.format_dealer(hand_line, notation))
     if state.aside:
         word = state.variant.aside_word
-        lines.append(_notation.format_dealer(DealerLine(word, cards=state.aside)))
+        lines.append(_notation.format_dealer(DealerLine(word, cards=state.aside), notation))
     if state.discard_pile:
-        lines.append(_notation.format_dealer(DealerLine("pile", cards=state.discard_pile)))
+        pile = DealerLine("pile", cards=state.discard_pile)
+        lines.append(_notation.format_dealer(pile, notation))
     stock = _hide(state.stock, view is None)
-    lines.append(_notation.format_dealer(DealerLine("stock", cards=stock)))
+    lines.append(_notation.format_dealer(DealerLine("stock", cards=stock), notation))
     return lines
 
 
@@ -111,6 +114,7 @@ def _result_comment(result: DealResult) -> str:
 def _action_lines(state: GameState, view: int | None) -> list[str]:
     """The ``actions`` of the record of ``state``: token lines and comment lines (``#``)."""
     current = new_game(state.variant, players=state.player_count, seed=state.seed, deck=state.deck)
+    notation = state.variant.notation
     lines = _deal_lines(current, view)
     for action in state.history:
         after = current.apply(action)
@@ -124,12 +128,14 @@ def _action_lines(state: GameState, view: int | None) -> list[str]:
                     cards = _face_up(hand, seat, action, current, ended[0] if ended else None)
                     if any(card is not None for card in cards):
                         show = DealerLine("show", player=seat, cards=cards)
-                        lines.append(_notation.format_dealer(show))
+                        lines.append(_notation.format_dealer(show, notation))
         drawn = None
         if isinstance(action, DrawStock) and (view is None or view == action.player):
             drawn = current.stock[0] if current.stock else None
         face_down = view is not None and view != action.player and action.face_down is not None
-        lines.append(_notation.format_action(action, drawn=drawn, face_down=face_down))
+        lines.append(
+            _notation.format_action(action, drawn=drawn, face_down=face_down, notation=notation)
+        )
         lines.extend(
             _result_comment(result) for result in after.deal_results[len(current.deal_results) :]
         )
@@ -143,7 +149,7 @@ def _action_lines(state: GameState, view: int | None) -> list[str]:
             else:
                 stock = _hide(after.stock, view is None)
                 restock = DealerLine("restock", cards=stock)
-                lines.append(_notation.format_dealer(restock))
+                lines.append(_notation.format_dealer(restock, notation))
         current = after
     if current != state:
         msg = "cannot write a record of a state that its history does not reach from new_game"
@@ -208,7 +214,7 @@ def dumps(
     if view is None:
         header["seed"] = state.seed
         if state.deck is not None:
-            header["deck"] = " ".join(map(str, state.deck))
+            header["deck"] = state.variant.notation.cards(state.deck)
     else:
         header["view"] = f"p{view + 1}"
     tables: dict[str, Any] = {}  # TOML tables come after the top-level entries

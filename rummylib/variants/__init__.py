@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # what __getattr__ gives, for type checkers (the ``as`` ones 
     from rummylib.variants.indian import IndianPool201 as IndianPool201
     from rummylib.variants.indian import IndianRummy as IndianRummy
     from rummylib.variants.israeli import IsraeliRummy, Rummy71, Rummy101
+    from rummylib.variants.rummikub import Rummikub as Rummikub
     from rummylib.variants.turkish import Rummy500 as Rummy500
     from rummylib.variants.turkish import Turkish300 as Turkish300
     from rummylib.variants.turkish import Turkish500 as Turkish500
@@ -68,13 +69,14 @@ _LAZY: Final = {
     "IsraeliRummy": "rummylib.variants.israeli",
     "Rummy71": "rummylib.variants.israeli",
     "Rummy101": "rummylib.variants.israeli",
+    "Rummikub": "rummylib.variants.rummikub",
     "Rummy500": "rummylib.variants.turkish",
     "Turkish300": "rummylib.variants.turkish",
     "Turkish500": "rummylib.variants.turkish",
     "Turkish500Cutthroat": "rummylib.variants.turkish",
 }
 #: The variant modules, which ``rummylib.variants.<module>`` reaches without importing it first.
-_MODULES: Final = frozenset({"carousel", "gin", "indian", "israeli", "turkish"})
+_MODULES: Final = frozenset({"carousel", "gin", "indian", "israeli", "rummikub", "turkish"})
 
 
 #: The package's ``__getattr__`` (names imported on first use) and ``__dir__``.

@@ -8,7 +8,8 @@ Routes:
 * ``GET /api/tables``: the open tables (ids, variants, seats; never a secret);
 * ``POST /api/tables``: open a table, answered with a link per person's seat;
 * ``GET /api/tables/{id}/record``: a finished table's record, for ``rummylib replay``;
-* ``GET /card/{notation}.svg``: one card drawn by :mod:`rummylib.svg`;
+* ``GET /card/{notation}.svg``: one card drawn by :mod:`rummylib.svg`; ``GET
+  /tile/{notation}.svg`` one Rummikub tile (``k7``, ``*``);
 * ``WS /ws/{id}``: the seat's socket. The browser's first message is
   ``{"type": "join", "token": …}``; then ``{"type": "move", "move": "discard Kd"}``. The
   server sends ``{"type": "state", …}`` (the seat's own observation) after every change and
@@ -38,6 +39,7 @@ from rummylib import svg
 from rummylib.cards import parse_card
 from rummylib.errors import RummyError
 from rummylib.registry import VARIANTS
+from rummylib.tiles import TILE_NOTATION, parse_tile
 from rummylib.web._tables import BOTS, Lobby, Table, WebError
 
 __all__ = ["MAX_MESSAGE", "Server", "create_app"]
@@ -58,6 +60,11 @@ JOIN_SECONDS: Final = 10.0
 @functools.lru_cache(maxsize=128)
 def _card_svg(notation: str) -> str:
     return svg.card(parse_card(notation))
+
+
+@functools.lru_cache(maxsize=64)
+def _tile_svg(notation: str) -> str:
+    return svg.card(parse_tile(notation), notation=TILE_NOTATION)
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -232,13 +239,20 @@ class Server:
 
     async def card(self, request: Request) -> Response:
         """One card's picture; the notation is read by :func:`~rummylib.cards.parse_card`."""
+        return self._picture(request, _card_svg, "card")
+
+    async def tile(self, request: Request) -> Response:
+        """One Rummikub tile's picture (``k7``, ``*``): :func:`~rummylib.tiles.parse_tile`."""
+        return self._picture(request, _tile_svg, "tile")
+
+    def _picture(self, request: Request, draw: Callable[[str], str], noun: str) -> Response:
         notation = request.path_params["notation"]
         if len(notation) > 8:
-            return _error("bad card", 404)
+            return _error(f"bad {noun}", 404)
         try:
-            picture = _card_svg(notation)
+            picture = draw(notation)
         except RummyError:
-            return _error("bad card", 404)
+            return _error(f"bad {noun}", 404)
         return Response(
             picture, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
         )
@@ -415,6 +429,7 @@ def create_app(
             Route("/api/tables", route(server.create), methods=["POST"]),
             Route("/api/tables/{table_id}/record", route(server.record)),
             Route("/card/{notation}.svg", route(server.card)),
+            Route("/tile/{notation}.svg", route(server.tile)),
             WebSocketRoute("/ws/{table_id}", server.socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],

@@ -28,17 +28,19 @@ _OPEN = "actions = [\n"
 
 def _deal_lines(state: GameState) -> list[str]:
     """The dealer lines that start a deal, every card shown (the host's record)."""
+    notation = state.variant.notation
     lines = [format_dealer(DealerLine("deal", number=state.deal_number))]
     lines.extend(
-        format_dealer(DealerLine("hand", player=seat, cards=tuple(hand)))
+        format_dealer(DealerLine("hand", player=seat, cards=tuple(hand)), notation)
         for seat, hand in enumerate(state.hands)
         if hand
     )
     if state.aside:
-        lines.append(format_dealer(DealerLine(state.variant.aside_word, cards=state.aside)))
+        aside = DealerLine(state.variant.aside_word, cards=state.aside)
+        lines.append(format_dealer(aside, notation))
     if state.discard_pile:
-        lines.append(format_dealer(DealerLine("pile", cards=state.discard_pile)))
-    lines.append(format_dealer(DealerLine("stock", cards=tuple(state.stock))))
+        lines.append(format_dealer(DealerLine("pile", cards=state.discard_pile), notation))
+    lines.append(format_dealer(DealerLine("stock", cards=tuple(state.stock)), notation))
     return lines
 
 
@@ -96,7 +98,8 @@ class Journal:
         before = self.state
         after = before.apply(action)
         drawn = before.stock[0] if isinstance(action, DrawStock) and before.stock else None
-        lines = [format_action(action, drawn=drawn)]
+        notation = before.variant.notation
+        lines = [format_action(action, drawn=drawn, notation=notation)]
         for result in after.deal_results[len(before.deal_results) :]:
             points = ", ".join(
                 f"p{seat + 1} {value:+d}" for seat, value in enumerate(result.points)
@@ -111,7 +114,8 @@ class Journal:
             if _is_new_deal(before, after, action):
                 lines.extend(_deal_lines(after))
             else:
-                lines.append(format_dealer(DealerLine("restock", cards=tuple(after.stock))))
+                restock = DealerLine("restock", cards=tuple(after.stock))
+                lines.append(format_dealer(restock, notation))
         self._lines.extend(map(_rendered, lines))
         self.state = after
         return after

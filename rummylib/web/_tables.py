@@ -42,6 +42,7 @@ from rummylib.errors import IllegalActionError, RummyError
 from rummylib.melds import Meld
 from rummylib.registry import VARIANTS, get_variant
 from rummylib.state import GameState, new_game
+from rummylib.tiles import CARD_NOTATION, Notation
 from rummylib.web._journal import Journal
 
 __all__ = ["BOTS", "Lobby", "Seat", "Table", "WebError"]
@@ -135,17 +136,18 @@ def _json_value(value: object) -> object:
     return str(value)
 
 
-def action_cards(action: Action) -> list[str]:
-    """The cards a move names (its card fields and the cards of its melds), as notation."""
+def action_cards(action: Action, notation: Notation = CARD_NOTATION) -> list[str]:
+    """The cards a move names (its card fields and the cards of its melds), in ``notation``."""
+    name = notation.card
     found: list[str] = []
     for field in attrs.fields(type(action)):
         value = getattr(action, field.name)
         items = value if isinstance(value, tuple) else (value,)
         for item in items:
             if isinstance(item, Card):
-                found.append(str(item))
+                found.append(name(item))
             elif isinstance(item, Meld):
-                found.extend(str(card) for card in item.cards)
+                found.extend(name(card) for card in item.cards)
     return found
 
 
@@ -244,7 +246,10 @@ class Table:
             raise WebError(msg)
         try:
             item = parse_line(
-                f"p{seat + 1} {text}", rules=state.meld_rules, players=state.player_count
+                f"p{seat + 1} {text}",
+                rules=state.meld_rules,
+                players=state.player_count,
+                notation=state.variant.notation,
             )
         except RummyError as error:
             raise WebError(str(error)) from None
@@ -342,12 +347,14 @@ class Table:
         """The ``state`` message for ``seat``: its own observation only, and its moves."""
         state = self.state
         seen = state.observation(seat)
+        notation = state.variant.notation
+        name = notation.card
         prefix = f"p{seat + 1} "
         moves = [
             {
-                "text": format_action(action).removeprefix(prefix),
+                "text": format_action(action, notation=notation).removeprefix(prefix),
                 "kind": action.kind,
-                "cards": action_cards(action),
+                "cards": action_cards(action, notation),
             }
             for action in seen.legal_actions[:MAX_LISTED]
         ]
@@ -360,7 +367,9 @@ class Table:
             }
         recent = [
             format_action(
-                action, face_down=action.player != seat and type(action).face_down is not None
+                action,
+                face_down=action.player != seat and type(action).face_down is not None,
+                notation=notation,
             )
             for action in self.recent
         ]
@@ -384,15 +393,17 @@ class Table:
             ],
             "variant": state.variant.name,
             "title": state.variant.title or state.variant.name,
+            # "card" or "tile" (Rummikub): how the cards below are written and drawn
+            "notation": notation.noun,
             "observation": {
-                "hand": [str(card) for card in seen.hand],
+                "hand": [name(card) for card in seen.hand],
                 "hand_sizes": list(seen.hand_sizes),
                 "stock_size": seen.stock_size,
-                "discard_pile": [str(card) for card in seen.discard_pile],
-                "aside": [str(card) for card in seen.aside],
+                "discard_pile": [name(card) for card in seen.discard_pile],
+                "aside": [name(card) for card in seen.aside],
                 "aside_label": seen.variant.aside_label,
                 "hidden_count": seen.hidden_count,
-                "table": [str(meld) for meld in seen.table],
+                "table": [notation.meld(meld) for meld in seen.table],
                 "scores": list(seen.scores),
                 "players_in": list(seen.players_in),
                 "phase": seen.phase.value,

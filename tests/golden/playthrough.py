@@ -205,6 +205,9 @@ GOLDENS: Final = (
     # Chips (6.18): two deals, each won by the last player in it.
     Golden(variant="indian_deals", players=2, seed=1, random_share=0.04, events=_INDIAN_CLOCK),
     Golden(variant="indian_deals", players=6, seed=3, random_share=0.04, events=_INDIAN_CLOCK),
+    # Rummikub (section 7): initial melds of 30, plays that rearrange the table, a clock run
+    # out as three tiles drawn (7.9), table jokers freed by the tiles they stood for (7.7).
+    Golden(variant="rummikub", players=2, seed=4, events=(HostEvent(kind=TimeExpired, at=3),)),
 )
 
 

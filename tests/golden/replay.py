@@ -220,7 +220,12 @@ def _seen_difference(state: GameState, expected: str, got: str) -> str:
 def _action(golden: GoldenFile, state: GameState, step: int, line: int, text: str) -> Action:
     """The file's action, read as a record line; a stock draw's card is checked."""
     try:
-        item = parse_line(text, rules=state.variant.meld_rules, players=state.player_count)
+        item = parse_line(
+            text,
+            rules=state.variant.meld_rules,
+            players=state.player_count,
+            notation=state.variant.notation,
+        )
     except RummyError as error:
         raise _fail(golden, step, line, f"cannot read the action {text!r}: {error}") from None
     if not isinstance(item, ActionLine):

@@ -201,16 +201,19 @@ def turn_line(state: GameState, previous_clock: int | None) -> str:
         fresh = " new" if clock.number != previous_clock else ""
         parts.append(f"clock {seats(clock.players)} {clock.seconds}+{clock.grace_seconds}s{fresh}")
     if not state.is_over:
-        parts.append(f"auto {format_action(state.auto_action())}")
+        auto = format_action(state.auto_action(), notation=state.variant.notation)
+        parts.append(f"auto {auto}")
     return " | ".join(parts)
 
 
 def legal_lines(state: GameState) -> list[str]:
-    """The listed legal actions of every player to act, in record notation."""
+    """The listed legal actions of every player to act, in record notation (the variant's)."""
     lines = []
     for player in state.to_act:
         actions = state.legal_actions(player)
-        lines += [format_action(action) for action in actions] or [f"p{player + 1} none"]
+        notation = state.variant.notation
+        written = [format_action(action, notation=notation) for action in actions]
+        lines += written or [f"p{player + 1} none"]
     return lines
 
 
@@ -222,7 +225,7 @@ def seen_line(state: GameState) -> str:
 def action_text(state: GameState, action: Action) -> str:
     """``action`` in record notation, with the card a stock draw takes from ``state``."""
     drawn = state.stock[0] if isinstance(action, DrawStock) and state.stock else None
-    return format_action(action, drawn=drawn)
+    return format_action(action, drawn=drawn, notation=state.variant.notation)
 
 
 def result_lines(state: GameState) -> list[str]:

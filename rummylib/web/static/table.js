@@ -18,14 +18,21 @@
     return node;
   }
 
+  function tiles() { return Boolean(view && view.notation === "tile"); }
+
   function cardImage(notation) {
     const plain = notation.split("=")[0];
-    return el("img", { src: `../card/${encodeURIComponent(plain)}.svg`, alt: notation, title: notation });
+    const kind = tiles() ? "tile" : "card";
+    return el("img", { src: `../${kind}/${encodeURIComponent(plain)}.svg`, alt: notation, title: notation });
   }
 
   const RANKS = "A23456789TJQK";
-  function rankOf(card) { return card === "*" ? 99 : RANKS.indexOf(card[0]); }
-  function suitOf(card) { return card === "*" ? "z" : card[1]; }
+  // Cards: rank letter then suit; tiles (Rummikub): colour letter then number (k7, b13).
+  function rankOf(card) {
+    if (card === "*") return 99;
+    return tiles() ? Number(card.slice(1)) : RANKS.indexOf(card[0]);
+  }
+  function suitOf(card) { return card === "*" ? "z" : (tiles() ? card[0] : card[1]); }
   function sortedHand(hand) {
     const cards = hand.slice();
     if (order === "suit") cards.sort((a, b) => suitOf(a).localeCompare(suitOf(b)) || rankOf(a) - rankOf(b));

@@ -1,0 +1,270 @@
+"""Rummikub tiles as text: ``k7 b13 o1 r10 *`` (RULES 7.1).
+
+A tile is a colour letter and a number: ``k`` black, ``b`` blue, ``o`` orange, ``r`` red, then
+1 to 13; the joker is ``*`` (``J`` reads too). Inside the library a tile is a
+:class:`~rummylib.cards.Card` (number 1 is the ace, 11–13 the jack, queen and king), one suit
+per colour, so the meld rules, the solvers and the engine serve Rummikub unchanged; only what
+people read and write is tiles.
+
+>>> tiles = parse_tiles("k7 b13 o1 r10 *")
+>>> format_tiles(tiles)
+'k7 b13 o1 r10 *'
+>>> [str(card) for card in tiles]  # the cards inside
+['7s', 'Kd', 'Ac', 'Th', '*']
+
+A :class:`Notation` writes and reads a variant's cards: :data:`CARD_NOTATION` the usual
+``7h``, :data:`TILE_NOTATION` tiles. Records, ``rummylib play`` and error messages of a
+variant use its :attr:`Variant.notation <rummylib.engine.Variant.notation>`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from rummylib.cards import CARDS, JOKER, Card, Suit, parse_card
+from rummylib.errors import NotationError, shorten
+from rummylib.melds import Meld, MeldKind, MeldRules
+
+__all__ = [
+    "CARD_NOTATION",
+    "COLOURS",
+    "TILE_NOTATION",
+    "Notation",
+    "TileNotation",
+    "format_tile",
+    "format_tiles",
+    "parse_tile",
+    "parse_tiles",
+]
+
+#: Each colour letter and the suit that carries it inside the library.
+COLOURS: Final = {"k": Suit.SPADES, "b": Suit.DIAMONDS, "o": Suit.CLUBS, "r": Suit.HEARTS}
+#: Each colour letter's name.
+COLOUR_NAMES: Final = {"k": "black", "b": "blue", "o": "orange", "r": "red"}
+_LETTER_OF: Final = {suit: letter for letter, suit in COLOURS.items()}
+_TILE: Final = re.compile(r"([a-z])(\d{1,2})")
+_SEPARATORS: Final = re.compile(r"[\s,]+")
+_RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+_JOKER_WORDS: Final = frozenset({"*", "j", "jk", "joker"})
+#: The suit order of :data:`rummylib.cards.CARDS` (clubs, diamonds, hearts, spades).
+_SUIT_INDEX: Final = {suit: number for number, suit in enumerate(Suit)}
+
+
+def parse_tile(text: str) -> Card:
+    """Read one tile: a colour letter (``k b o r``) and a number 1–13, or ``*`` for a joker.
+
+    Any case is accepted.
+
+    >>> parse_tile("K7"), parse_tile("*"), parse_tile("J")
+    (Card.parse('7s'), Card.parse('*'), Card.parse('*'))
+    >>> parse_tile("g7")
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad tile 'g7': unknown colour 'g' (k, b, o or r)
+    >>> parse_tile("r14")
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad tile 'r14': numbers run from 1 to 13
+
+    Raises:
+        NotationError: the text is not exactly one tile.
+    """
+    if not isinstance(text, str):
+        msg = f"bad tile {shorten(text)}: expected text such as 'k7'"
+        raise NotationError(msg)
+    token = text.strip()
+    folded = token.lower()
+    if folded in _JOKER_WORDS:
+        return JOKER
+    match = _TILE.fullmatch(folded)
+    if match is None:
+        msg = f"bad tile {shorten(token)}: expected a colour and a number, like 'k7', or '*'"
+        raise NotationError(msg)
+    letter, digits = match.groups()
+    suit = COLOURS.get(letter)
+    if suit is None:
+        msg = f"bad tile {shorten(token)}: unknown colour {letter!r} (k, b, o or r)"
+        raise NotationError(msg)
+    number = int(digits)
+    if not 1 <= number <= 13:
+        msg = f"bad tile {shorten(token)}: numbers run from 1 to 13"
+        raise NotationError(msg)
+    return CARDS[13 * _SUIT_INDEX[suit] + number - 1]
+
+
+def parse_tiles(text: str) -> tuple[Card, ...]:
+    """Read tiles separated by spaces and/or commas, in the order written.
+
+    >>> format_tiles(parse_tiles("k1, k2 k3 *"))
+    'k1 k2 k3 *'
+    >>> parse_tiles("")
+    ()
+
+    Raises:
+        NotationError: a token is not a tile; the message names it.
+    """
+    if not isinstance(text, str):
+        msg = f"bad tiles {shorten(text)}: expected text such as 'k7 b7 o7'"
+        raise NotationError(msg)
+    return tuple(parse_tile(token) for token in _SEPARATORS.split(text.strip()) if token)
+
+
+def format_tile(card: Card) -> str:
+    """One tile as text: its colour letter and number, ``*`` for the joker.
+
+    >>> format_tile(parse_card("Qh")), format_tile(JOKER)
+    ('r12', '*')
+    """
+    if card.rank is None or card.suit is None:
+        return "*"
+    return f"{_LETTER_OF[card.suit]}{int(card.rank)}"
+
+
+def format_tiles(cards: Iterable[Card]) -> str:
+    """Tiles as text separated by single spaces; the inverse of :func:`parse_tiles`.
+
+    >>> from rummylib import parse_cards
+    >>> format_tiles(parse_cards("As Ks *"))
+    'k1 k13 *'
+    """
+    return " ".join(format_tile(card) for card in cards)
+
+
+class Notation:
+    """How a variant's cards are written and read: ``7h``, ``*=7d`` (the usual notation).
+
+    Subclasses change :meth:`card` and :meth:`parse`; melds and lists of cards follow.
+
+    >>> from rummylib import parse_meld
+    >>> CARD_NOTATION.meld(parse_meld("7h 7c *", MeldRules()))
+    '7h 7c *=7d'
+    """
+
+    #: What one card is called in messages ("card" or "tile").
+    noun: str = "card"
+    #: What one meld is called in messages ("meld" or "set").
+    meld_noun: str = "meld"
+    #: What the cards still to draw are called ("stock" or "pool").
+    stock: str = "stock"
+    #: What a player's cards are called ("hand" or "rack").
+    hand: str = "hand"
+
+    def card(self, card: Card) -> str:
+        """One card as text."""
+        return str(card)
+
+    def colour(self, card: Card) -> str:
+        """The colour a picture or a terminal draws the card in: ``"red"`` or ``"black"``."""
+        return "red" if card.suit in _RED else "black"
+
+    def parse(self, token: str) -> Card:
+        """One card from text.
+
+        Raises:
+            NotationError: the token is not one card.
+        """
+        return parse_card(token)
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        """Cards as text separated by single spaces."""
+        return " ".join(self.card(card) for card in cards)
+
+    def parse_cards(self, text: str) -> tuple[Card, ...]:
+        """Cards separated by spaces and/or commas.
+
+        Raises:
+            NotationError: a token is not a card.
+        """
+        return tuple(self.parse(token) for token in _SEPARATORS.split(text.strip()) if token)
+
+    def meld_tokens(self, meld: Meld) -> tuple[str, ...]:
+        """The meld, one token per card; a substitute written ``*=x`` with what it stands for."""
+        card = self.card
+        return tuple(
+            card(natural) if natural is stands else f"{card(natural)}={card(stands)}"
+            for natural, stands in zip(meld.cards, meld.stands_for, strict=True)
+        )
+
+    def meld(self, meld: Meld) -> str:
+        """The meld as text (``7h 7c *=7d``)."""
+        return " ".join(self.meld_tokens(meld))
+
+    def melds(self, melds: Sequence[Meld]) -> str:
+        """Melds as text, ``|`` between them, as records write them."""
+        return " | ".join(self.meld(meld) for meld in melds)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class TileNotation(Notation):
+    """Rummikub's tiles, ``k7 b13 o1 r10 *``.
+
+    >>> from rummylib import parse_meld
+    >>> TILE_NOTATION.meld(parse_meld("7s 7d *", MeldRules()))
+    'k7 b7 *=o7'
+    """
+
+    noun = "tile"
+    meld_noun = "set"
+    stock = "pool"
+    hand = "rack"
+
+    def card(self, card: Card) -> str:
+        """One tile as text (:func:`format_tile`)."""
+        return format_tile(card)
+
+    def colour(self, card: Card) -> str:
+        """The tile's colour: ``"black"``, ``"blue"``, ``"orange"`` or ``"red"``."""
+        if card.suit is None:
+            return "black"
+        return COLOUR_NAMES[_LETTER_OF[card.suit]]
+
+    def parse(self, token: str) -> Card:
+        """One tile from text (:func:`parse_tile`).
+
+        Raises:
+            NotationError: the token is not one tile.
+        """
+        return parse_tile(token)
+
+
+#: The usual card notation.
+CARD_NOTATION: Final = Notation()
+#: Rummikub's tile notation.
+TILE_NOTATION: Final = TileNotation()
+
+
+def read_meld(text: str, rules: MeldRules, notation: Notation) -> Meld:
+    """A meld written in ``notation``; substitutes read as declared (``*=o7``).
+
+    >>> read_meld("k7 b7 *=o7", MeldRules(), TILE_NOTATION)
+    Meld(group: 7s 7d *=7c)
+
+    Raises:
+        NotationError: a token is not a card, or a joker has no place.
+        InvalidMeldError: the cards cannot be read as a meld (whether the meld is allowed
+            where it is played is the engine's question).
+    """
+    cards: list[Card] = []
+    stands: list[Card] = []
+    undeclared = False
+    for token in text.split():
+        left, equals, right = token.partition("=")
+        card = notation.parse(left)
+        natural = notation.parse(right) if equals else card
+        if equals and natural.is_joker:
+            msg = f"bad meld token {shorten(token)}: a joker must stand for a natural card"
+            raise NotationError(msg)
+        undeclared |= not equals and (card.is_joker or card.rank in rules.wild_ranks)
+        cards.append(card)
+        stands.append(natural)
+    if not cards:
+        msg = "bad meld: it has no cards"
+        raise NotationError(msg)
+    if undeclared:
+        return Meld.from_cards(cards, rules)
+    kind = MeldKind.GROUP if len({card.rank for card in stands}) == 1 else MeldKind.RUN
+    return Meld(kind, cards, stands)
