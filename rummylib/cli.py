@@ -69,11 +69,12 @@ from rummylib import _play, svg, web
 from rummylib._files import write_text
 from rummylib._settings import WholeRange
 from rummylib.arrangement import arrange, format_arrangement
-from rummylib.cards import JOKER, parse_cards
+from rummylib.cards import JOKER, Card
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
 from rummylib.melds import AceRule, Meld, MeldRules, parse_meld
 from rummylib.scoring import CardPoints
 from rummylib.simulate import BOT_NAMES, MAX_MATCHES, SimulationResult, simulate
+from rummylib.tiles import CARD_NOTATION, Notation, read_meld
 from rummylib.variants import VARIANTS, Variant, get_variant
 
 __all__ = ["main"]
@@ -386,13 +387,14 @@ def _variant_settings(variant: Variant, printer: _Printer) -> int:
     return EXIT_OK
 
 
-def _describe(meld: Meld) -> str:
+def _describe(meld: Meld, notation: Notation = CARD_NOTATION) -> str:
+    name = notation.card
     jokers = [
-        str(stands) if card.is_joker else f"{stands} ({card})"
+        name(stands) if card.is_joker else f"{name(stands)} ({name(card)})"
         for card, stands in zip(meld.cards, meld.stands_for, strict=True)
         if card is not stands
     ]
-    text = f"{meld} is a {meld.kind.value}"
+    text = f"{notation.meld(meld)} is a {meld.kind.value}"
     if len(jokers) == 1:
         text += f"; the joker stands for {jokers[0]}"
     elif jokers:
@@ -530,20 +532,38 @@ def _has_jokers(variant: Variant) -> bool:
     return any(JOKER in variant.deck_for(count) for count in players)
 
 
+def _checked_meld(
+    text: str, cards: Sequence[Card], rules: MeldRules, notation: Notation, *, declared: bool
+) -> Meld:
+    """The meld ``check`` reads: declared jokers as written, else every reading tried."""
+    if notation is not CARD_NOTATION:
+        meld = read_meld(text, rules, notation).canonical()
+        meld.check(rules)
+        return meld
+    if declared:
+        return parse_meld(text, rules).canonical()
+    return Meld.from_cards(cards, rules)
+
+
 def _check(args: argparse.Namespace, printer: _Printer) -> int:
     text = " ".join(args.cards)
     tokens = text.replace(",", " ").split()
     declared = [token for token in tokens if "=" in token]  # jokers as parse_meld reads them
-    cards = parse_cards(" ".join(token.partition("=")[0] for token in tokens))
+    variant: Variant | None = args.variant
+    # A variant's own notation: Rummikub's tiles (``k7 b7 *=o7``).
+    notation = CARD_NOTATION if variant is None else variant.notation
+    cards = notation.parse_cards(" ".join(token.partition("=")[0] for token in tokens))
     if not cards:
         msg = "no cards given"
         raise ConfigurationError(msg)
     rules = _check_rules(args)
-    variant: Variant | None = args.variant
     if variant is not None and any(card.is_joker for card in cards) and not _has_jokers(variant):
         msg = f"{variant.name} is played without jokers: '*' is no card of its deck"
         raise ConfigurationError(msg)
     if args.arrange:
+        if notation is not CARD_NOTATION:
+            msg = f"--arrange reads cards, not {notation.noun}s"
+            raise ConfigurationError(msg)
         if declared:
             msg = f"--arrange reads a hand: write the declared joker {_quote(declared[0])} as *"
             raise ConfigurationError(msg)
@@ -561,13 +581,17 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
             msg = f"{option} needs --arrange"
             raise ConfigurationError(msg)
     try:
-        meld = parse_meld(text, rules).canonical() if declared else Meld.from_cards(cards, rules)
+        meld = _checked_meld(text, cards, rules, notation, declared=bool(declared))
     except InvalidMeldError as error:
-        _save_svg(args.svg, svg.cards(cards))
-        printer.say(str(error), "red")
+        _save_svg(args.svg, svg.cards(cards, notation=notation))
+        # The melds' own words name cards: a variant with its own notation names its tiles.
+        why = str(error)
+        if notation is not CARD_NOTATION:
+            why = f"{notation.cards(cards)}: not a valid {notation.meld_noun}"
+        printer.say(why, "red")
         return EXIT_NO
-    _save_svg(args.svg, svg.meld(meld))
-    printer.say(_describe(meld), "green")
+    _save_svg(args.svg, svg.meld(meld, notation=notation))
+    printer.say(_describe(meld, notation), "green")
     return EXIT_OK
 
 

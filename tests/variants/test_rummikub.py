@@ -552,3 +552,14 @@ def test_golden_record_scores_its_game_by_the_rules() -> None:
     assert loads(dumps(final)).final_state == final
     for view in (0, 1):
         assert loads(dumps(final, view=view)).final_observation == final.observation(view)
+
+
+def test_check_reads_and_writes_tiles_for_rummikub(capsys: pytest.CaptureFixture[str]) -> None:
+    from rummylib.cli import main  # noqa: PLC0415  (the command line, only here)
+
+    assert main(["check", "--variant", "rummikub", "k7 * k9"]) == 0
+    assert "k7 *=k8 k9 is a run; the joker stands for k8" in capsys.readouterr().out
+    assert main(["check", "--variant", "rummikub", "k7 k7 b7"]) == 1
+    assert "k7 k7 b7: not a valid set" in capsys.readouterr().out
+    assert main(["check", "--variant", "rummikub", "7s 7d 7c"]) == 2
+    assert "bad tile '7s'" in capsys.readouterr().err
