@@ -577,10 +577,9 @@ def replay(
         raise NotationError(msg)
     record = records.load(path)
     whose = "host's record" if record.view is None else f"p{record.view + 1}'s view"
-    console.print(
-        f"{rich.markup.escape(path)}: a valid {whose} of {len(record.actions)} actions",
-        soft_wrap=True,
-    )
+    count = len(record.actions)
+    actions = "1 action" if count == 1 else f"{count} actions"
+    console.print(f"{rich.markup.escape(path)}: a valid {whose} of {actions}", soft_wrap=True)
     if step:
         _step(record, console, sys.stdin if stdin is None else stdin)
     elif deal is not None:
