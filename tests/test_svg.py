@@ -34,6 +34,7 @@ from rummylib.errors import InvalidMeldError
 from rummylib.melds import Meld
 from rummylib.state import GameState
 from rummylib.strategies import games, hands, meld_rules, melds
+from rummylib.tiles import TILE_NOTATION
 from rummylib.variants.carousel import carousel_deck
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -48,7 +49,8 @@ def parse(picture: str) -> Element:
 
 
 def card_elements(root: Element) -> list[Element]:
-    return [g for g in root.iter(f"{NS}g") if "card" in g.get("class", "").split()]
+    """Card faces, and Rummikub's tile faces (``class="tile"``)."""
+    return [g for g in root.iter(f"{NS}g") if {"card", "tile"} & set(g.get("class", "").split())]
 
 
 def titles(picture: str) -> list[str]:
@@ -416,20 +418,33 @@ def test_any_meld_draws_each_joker_as_declared(data: st.DataObject) -> None:
 
 @given(games(max_actions=40))
 def test_any_observation_shows_exactly_what_the_player_may_see(state: GameState) -> None:
+    notation = state.variant.notation  # Rummikub's pictures are titled in tiles
+    name = notation.card
     for player in range(state.player_count):
         seen = state.observation(player)
-        visible = [str(card) for card in seen.hand]
+        visible = [name(card) for card in seen.hand]
         for meld in seen.table:
-            visible += meld.declared_tokens()
+            visible += notation.meld_tokens(meld)
         if seen.discard_pile:
-            visible.append(str(seen.discard_pile[-1]))
-        visible += [str(card) for card in seen.aside]  # the open card, the wild card
+            visible.append(name(seen.discard_pile[-1]))
+        visible += [name(card) for card in seen.aside]  # the open card, the wild card
         picture = svg.observation(seen)
         assert_well_formed(picture)
         assert Counter(titles(picture)) == Counter(visible)
     assert Counter(titles(svg.host_view(state))) == Counter(
-        [str(card) for hand in state.hands for card in hand]
-        + [token for meld in state.table for token in meld.declared_tokens()]
-        + ([str(state.discard_pile[-1])] if state.discard_pile else [])
-        + [str(card) for card in state.aside]
+        [name(card) for hand in state.hands for card in hand]
+        + [token for meld in state.table for token in notation.meld_tokens(meld)]
+        + ([name(state.discard_pile[-1])] if state.discard_pile else [])
+        + [name(card) for card in state.aside]
     )
+
+
+def test_a_rummikub_observation_draws_tiles_titled_in_tiles() -> None:
+    state = new_game("rummikub", players=2, seed=4)
+    picture = svg.observation(state.observation(0))
+    assert_well_formed(picture)
+    tiles = [g for g in parse(picture).iter(f"{NS}g") if "tile" in g.get("class", "").split()]
+    assert len(tiles) == 14  # the rack; nothing of p2's rack, nothing of the pool
+    assert titles(picture) == [TILE_NOTATION.card(card) for card in state.hands[0]]
+    assert "14 tiles in rack" in picture
+    assert "pool 78" in picture
