@@ -69,6 +69,8 @@ _ACE_SHIFT: Final = _G_SHIFT + 9
 #: Group digits: suits that gave one, two, three tiles (3 bits each).
 _G_DELTA: Final = (0, 1, 1 << 3, 1 << 6)
 _NEG: Final = -(1 << 62)
+#: A threshold no value reaches: the state is dead.
+_DEAD: Final = 1 << 62
 #: Where the value sits in a layer entry, above the mark (parent state and choice).
 _VALUE_SHIFT: Final = 96
 _MARK_MASK: Final = (1 << _VALUE_SHIFT) - 1
@@ -408,8 +410,9 @@ def solve(
     )
     # every search reads the same tiles and bounds: worked out once
     available = _available(problem)
-    remaining, ceiling = _future_bounds(problem, available, jokers)
-    searched = functools.partial(_search, problem, jokers=jokers, remaining=remaining)
+    bounds = _future_bounds(problem, available, jokers)
+    ceiling = bounds.ceiling
+    searched = functools.partial(_search, problem, jokers=jokers, bounds=bounds)
     relaxed = _plan(problem, available, strict=False)
     # a quick beam search finds a good solution; the exact search then only looks for better
     reached = searched(strict=False, plan=relaxed, beam=BEAM)
@@ -578,15 +581,46 @@ def _available(problem: _Problem) -> list[list[int]]:
     ]
 
 
-def _future_bounds(
-    problem: _Problem, available: Sequence[Sequence[int]], jokers: int
-) -> tuple[list[list[int]], int]:
+def _fewest_jokers(available: Sequence[Sequence[int]], suit: int, position: int, last: int) -> int:
+    """The fewest jokers a meld holding a tile of (``suit``, ``position``) needs.
+
+    A group needs two other suits of its rank, a run a window of three positions around the
+    tile; each missing tile is a joker. Every tile counts as available, so it is a lower bound.
+    """
+    others = sum(1 for other in range(SUITS) if other != suit and available[other][position])
+    fewest = max(0, 2 - others)
+    for low in range(max(0, position - 2), min(position, last - 2) + 1):
+        missing = sum(
+            1 for spot in range(low, low + 3) if spot != position and not available[suit][spot]
+        )
+        fewest = min(fewest, missing)
+    return fewest
+
+
+class _Bounds(NamedTuple):
+    """What the search may still gain, and the jokers it still needs, after each suit step.
+
+    Attributes:
+        gain: for each number of jokers left, per step, what the hand cards not yet reached
+            could still add.
+        needed: per step, the fewest jokers that must be left for the table tiles three or more
+            positions ahead (a state with fewer cannot place them all).
+        ceiling: the bound before the first step.
+    """
+
+    gain: list[list[int]]
+    needed: list[int]
+    ceiling: int
+
+
+def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers: int) -> _Bounds:
     """For each number of jokers left, what the hand cards after each suit step could add.
 
     A hand card three or more positions ahead can only go into a meld of later tiles, so with
     ``left`` jokers it counts only if some group or three-card run around it misses at most
-    ``left`` tiles. Nearer cards, and aces (low or high), always count. Also returns the
-    bound before the first step.
+    ``left`` tiles. Nearer cards, and aces (low or high), always count. A table tile three or
+    more positions ahead must go into such a meld: a state with fewer jokers left than it needs
+    is dead.
     """
     layout = problem.layout
     positions = len(layout.ranks)
@@ -594,25 +628,23 @@ def _future_bounds(
     # worth: the value of each slot's hand cards; need: the fewest jokers they need
     worth = [[0] * positions for _ in range(SUITS)]
     need = [[0] * positions for _ in range(SUITS)]
+    # must_need[q]: the most jokers some table tile at position q needs
+    must_need = [0] * (positions + 4)
     for position in range(positions):
+        is_ace = layout.ranks[position] == 1
         for suit in range(SUITS):
+            if problem.must[suit][position] and not is_ace:
+                must_need[position] = max(
+                    must_need[position], _fewest_jokers(available, suit, position, last)
+                )
             count = problem.optional[suit][position]
             if not count or (layout.shared_aces and position == 0):
                 continue  # shared aces count at the high position
             worth[suit][position] = count * problem.values[suit][position]
-            if layout.ranks[position] == 1:
-                continue
-            others = sum(
-                1 for other in range(SUITS) if other != suit and available[other][position]
-            )
-            fewest = max(0, 2 - others)
-            for low in range(max(0, position - 2), min(position, last - 2) + 1):
-                window = range(low, low + 3)
-                missing = sum(
-                    1 for spot in window if spot != position and not available[suit][spot]
-                )
-                fewest = min(fewest, missing)
-            need[suit][position] = fewest
+            if not is_ace:
+                need[suit][position] = _fewest_jokers(available, suit, position, last)
+    for position in range(last, -1, -1):
+        must_need[position] = max(must_need[position], must_need[position + 1])
     # every[q]: all hand cards at positions q and beyond; reach[left][q]: those ``left`` reach
     every = [0] * (positions + 4)
     reach = [[0] * (positions + 4) for _ in range(jokers + 1)]
@@ -623,14 +655,16 @@ def _future_bounds(
                 worth[suit][position] for suit in range(SUITS) if need[suit][position] <= left
             )
     bounds: list[list[int]] = [[] for _ in range(jokers + 1)]
+    needed: list[int] = []
     total = every[0]
     for position in range(positions):
         for suit in range(SUITS):
             total -= worth[suit][position]
             far = position + 3
+            needed.append(must_need[far])
             for left in range(jokers + 1):
                 bounds[left].append(total - every[far] + reach[left][far])
-    return bounds, every[0] - every[3] + reach[jokers][3]
+    return _Bounds(bounds, needed, every[0] - every[3] + reach[jokers][3])
 
 
 def _rank_state(item: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -720,19 +754,18 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     strict: bool,
     jokers: int,
     plan: list[tuple[_Context, _Signature]],
-    remaining: list[list[int]],
+    bounds: _Bounds,
     floor: int = _NEG,
     beam: int = 0,
 ) -> _Reached | None:
     """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
 
-    ``plan`` is :func:`_plan` of the problem (for ``strict``) and ``remaining`` its
+    ``plan`` is :func:`_plan` of the problem (for ``strict``) and ``bounds`` its
     :func:`_future_bounds`. With ``beam``, only that many of the best states are kept after
     each step: a quick search for a good solution, not necessarily the best.
     """
     positions = len(problem.layout.ranks)
     group_table = _group_table(problem.min_size, problem.max_group_size, jokers)
-    # ``remaining``: what the hand cards not yet reached could still add, after each suit step
     # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
     # the parent state and the choice that led here: one dictionary write per improvement, and
     # ties go to the larger mark, so the result is deterministic.
@@ -745,48 +778,47 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
             shift = suit * _SUIT_BITS
             ace_shift = _ACE_SHIFT + 4 * suit
             value_each = context.value
-            thresholds = [floor - bound[step_number] for bound in remaining]
+            # per jokers used: the value a state needs, or more than any value (dead states)
+            thresholds = [
+                floor - bounds.gain[jokers - used][step_number]
+                if jokers - used >= bounds.needed[step_number]
+                else _DEAD
+                for used in range(jokers + 1)
+            ]
             step_number += 1
-            moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
             nxt: dict[int, int] = {}
             get = nxt.get
-            plain = not (context.low_ace or context.high_ace)
-            fixed_must, fixed_optional = context.must, context.optional
-            top = fixed_optional * value_each
-            if plain:
-                # the common case, kept apart for speed: the split number is ``use``
+            if not (context.low_ace or context.high_ace):
+                moves_cache = _step_table(
+                    signature, context.must, context.optional, value_each, jokers
+                )
+                # the common case, kept apart for speed: every hand card count ``use`` at once,
+                # as (the mark's addition, the change of the packed state), best value first
                 for key, packed in layer.items():
+                    sub = key >> shift & 0xFF | key >> _J_SHIFT << 8
+                    moves = moves_cache.get(sub)
+                    if moves is None:
+                        moves = _plain_moves(
+                            signature, context.must, context.optional, value_each, sub, jokers
+                        )
+                        moves_cache[sub] = moves
                     value = packed >> _VALUE_SHIFT
-                    left = jokers - (key >> _J_SHIFT & 15)
-                    threshold = thresholds[left]
-                    if value + top < threshold:
-                        continue
-                    state = key >> shift & 0xFF
-                    partial = state | left << 16 | (key >> _G_SHIFT & _G_MASK) << 20
-                    parent = key << 14
-                    for use in range(fixed_optional + 1):
-                        gained = value + use * value_each
-                        if gained < threshold:
-                            continue
-                        cache_key = partial | (fixed_must + use) << 8
-                        if strict or use == fixed_optional:
-                            cache_key |= left << 12
-                        moves = moves_cache.get(cache_key)
-                        if moves is None:
-                            moves = _moves(signature, cache_key, shift)
-                            moves_cache[cache_key] = moves
-                        mark = gained << _VALUE_SHIFT | parent | use << 10
-                        for delta, number in moves:
-                            new_key = key + delta
-                            entry = mark | number
-                            if get(new_key, -1) < entry:
-                                nxt[new_key] = entry
+                    cutoff = (thresholds[sub >> 8 & 15] - value) << _VALUE_SHIFT
+                    base = value << _VALUE_SHIFT | key << 14
+                    for add, delta in moves:
+                        if add < cutoff:
+                            break
+                        new_key = key + delta
+                        entry = base + add
+                        if get(new_key, -1) < entry:
+                            nxt[new_key] = entry
             else:
+                ace_moves: dict[int, tuple[tuple[int, int], ...]] = {}
                 for key, packed in layer.items():
                     value = packed >> _VALUE_SHIFT
                     state = key >> shift & 0xFF
                     left = jokers - (key >> _J_SHIFT & 15)
-                    threshold = thresholds[left]
+                    threshold = thresholds[key >> _J_SHIFT & 15]
                     code = key >> _G_SHIFT & _G_MASK
                     parent = key << 14
                     for split, (must_here, use, must_rest, optional_rest) in enumerate(
@@ -798,10 +830,10 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                         room = _joker_room(context, key, must_here, use, left, strict=strict)
                         naturals = must_here + use
                         cache_key = state | naturals << 8 | room << 12 | left << 16 | code << 20
-                        moves = moves_cache.get(cache_key)
+                        moves = ace_moves.get(cache_key)
                         if moves is None:
                             moves = _moves(signature, cache_key, shift)
-                            moves_cache[cache_key] = moves
+                            ace_moves[cache_key] = moves
                         if context.low_ace:
                             base = key + ((must_rest | optional_rest << 2) << ace_shift)
                         else:
@@ -854,6 +886,44 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
         return None
     contexts = [context for context, _ in plan]
     return _Reached(best_value, best_key, contexts, layers, jokers, strict)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _step_table(
+    signature: _Signature, must: int, optional: int, value: int, jokers: int
+) -> dict[int, tuple[tuple[int, int], ...]]:
+    """The transitions of one kind of step without aces, by :func:`_plain_moves`'s ``sub``.
+
+    Filled as the searches meet new states; it holds at most one entry per run state, jokers
+    used and group code, and the cache bounds how many such tables are kept.
+    """
+    return {}
+
+
+def _plain_moves(  # noqa: PLR0917
+    signature: _Signature, must: int, optional: int, value: int, sub: int, jokers: int
+) -> tuple[tuple[int, int], ...]:
+    """The transitions from one state of a step without aces: (mark addition, state change).
+
+    ``sub`` is the state's run state in the step's suit, with its jokers used, group code and
+    ace tiles above. They come most valuable first, so that the search stops at the first one
+    below its threshold; the mark addition holds the value gained, the hand cards used and the
+    step's number.
+    """
+    strict = signature[5]
+    shift = signature[0] * _SUIT_BITS
+    state = sub & 0xFF
+    left = jokers - (sub >> 8 & 15)
+    partial = state | left << 16 | (sub >> 12 & _G_MASK) << 20
+    found: list[tuple[int, int]] = []
+    for use in range(optional, -1, -1):
+        cache_key = partial | (must + use) << 8
+        if strict or use == optional:
+            cache_key |= left << 12
+        gain = (use * value) << _VALUE_SHIFT | use << 10
+        moves = _moves(signature, cache_key, shift)
+        found.extend((gain | number, delta) for delta, number in moves)
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=1 << 16)
