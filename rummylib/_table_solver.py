@@ -24,7 +24,7 @@ layer maps it to its value with the parent state and choice packed below it, so 
 state is traced back step by step. Transitions are cached per (run state, tiles, jokers left),
 and a group that the later suits of the position could not complete is dropped at once.
 
-**Bounds.** A first pass keeps only the best :data:`BEAM` states of each step: it finds a good
+**Bounds.** A first pass keeps only the best :data:`BEAMS` states of each step: it finds a good
 solution quickly but may miss the best. The exact pass then drops every state whose value plus
 the hand cards not yet reached cannot beat that solution; when nothing is left, the first
 solution was optimal. A hand card three or more positions ahead counts only if a group or a
@@ -56,7 +56,7 @@ import functools
 import heapq
 import itertools
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
 SUITS: Final = 4
@@ -74,8 +74,15 @@ _DEAD: Final = 1 << 62
 #: Where the value sits in a layer entry, above the mark (parent state and choice).
 _VALUE_SHIFT: Final = 96
 _MARK_MASK: Final = (1 << _VALUE_SHIFT) - 1
-#: States kept per step by the first, quick search whose result bounds the exact one.
-BEAM: Final = 16
+#: Where a layer entry's mark holds the parent state, and the jokers a position's groups took
+#: (above the hand cards used, 4 bits from bit 10, and the step number, 10 bits).
+_PARENT_SHIFT: Final = 16
+_EXTRA_SHIFT: Final = 14
+#: More bits than a packed state has (for the beam order's tie-break).
+_KEY_BITS: Final = 80
+#: States kept per step by the first, quick searches whose result bounds the exact one (a wider
+#: one runs only when the narrower found nothing).
+BEAMS: Final = (16, 64)
 
 
 class Layout(NamedTuple):
@@ -250,6 +257,12 @@ class _Step(NamedTuple):
     started_jokers: int
 
 
+#: The step that changes nothing: no tiles, no runs open (always the first of its steps).
+_IDLE: Final = _Step(
+    new_state=0, jokers=0, group=0, joker_to=(0, 0, 0, 0), continued=0, started_jokers=0
+)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _steps(  # noqa: PLR0912, PLR0917  (the transition rules in one place)
     state: int,
@@ -415,7 +428,13 @@ def solve(
     searched = functools.partial(_search, problem, jokers=jokers, bounds=bounds)
     relaxed = _plan(problem, available, strict=False)
     # a quick beam search finds a good solution; the exact search then only looks for better
-    reached = searched(strict=False, plan=relaxed, beam=BEAM)
+    placeable = [value for value, count in zip(values, optional, strict=True) if count]
+    unit = max(1, sum(placeable) // len(placeable)) if placeable else 1
+    reached = None
+    for width in BEAMS:
+        reached = searched(strict=False, plan=relaxed, beam=width, unit=unit)
+        if reached is not None:
+            break
     if reached is None or reached.value < ceiling:
         floor = _NEG if reached is None else reached.value + 1
         better = searched(strict=False, plan=relaxed, floor=floor)
@@ -581,20 +600,59 @@ def _available(problem: _Problem) -> list[list[int]]:
     ]
 
 
-def _fewest_jokers(available: Sequence[Sequence[int]], suit: int, position: int, last: int) -> int:
+def _fewest_jokers(masks: Sequence[int], suit: int, position: int, last: int) -> int:
     """The fewest jokers a meld holding a tile of (``suit``, ``position``) needs.
 
     A group needs two other suits of its rank, a run a window of three positions around the
-    tile; each missing tile is a joker. Every tile counts as available, so it is a lower bound.
+    tile; each missing tile is a joker. ``masks`` holds, per suit, a bit for each position
+    with a tile (table or hand): every tile counts as available, so it is a lower bound.
     """
-    others = sum(1 for other in range(SUITS) if other != suit and available[other][position])
-    fewest = max(0, 2 - others)
+    bit = 1 << position
+    others = 0
+    for other in range(SUITS):
+        if other != suit and masks[other] & bit:
+            others += 1
+    if others >= 2:
+        return 0
+    fewest = 2 - others
+    row = masks[suit] & ~bit
     for low in range(max(0, position - 2), min(position, last - 2) + 1):
-        missing = sum(
-            1 for spot in range(low, low + 3) if spot != position and not available[suit][spot]
-        )
+        missing = 2 - (row & 7 << low).bit_count()
         fewest = min(fewest, missing)
     return fewest
+
+
+def _jokers_ahead(
+    must_need: Sequence[Sequence[int]], masks: Sequence[int], jokers: int
+) -> list[int]:
+    """Per position, a lower bound on the jokers the table tiles there and beyond need.
+
+    Tiles that need jokers are taken from the last position down, each only if no meld can
+    hold it and a tile taken before at a saving: taken tiles are at different positions, and
+    two of one suit have at least as many empty positions between them as the jokers both
+    need. Every taken tile's meld then holds its own jokers, so their needs add up.
+    """
+    positions = len(must_need)
+    ahead = [0] * (positions + 4)
+    taken: list[tuple[int, int, int]] = []  # (suit, position, need)
+    total = 0
+    for position in range(positions - 1, -1, -1):
+        for suit in range(SUITS):
+            need = must_need[position][suit]
+            if not need or total > jokers:
+                continue
+            empty = ~masks[suit]
+            if all(
+                other_suit != suit
+                or (empty & ((1 << other_position) - (2 << position))).bit_count()
+                >= need + other_need
+                for other_suit, other_position, other_need in taken
+            ):
+                taken.append((suit, position, need))
+                total += need
+                break  # one tile per position
+        ahead[position] = total
+    return ahead
 
 
 class _Bounds(NamedTuple):
@@ -628,32 +686,34 @@ def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers
     # worth: the value of each slot's hand cards; need: the fewest jokers they need
     worth = [[0] * positions for _ in range(SUITS)]
     need = [[0] * positions for _ in range(SUITS)]
-    # must_need[q]: the most jokers some table tile at position q needs
-    must_need = [0] * (positions + 4)
+    # must_need[position][suit]: the fewest jokers the table tiles there need
+    must_need = [[0] * SUITS for _ in range(positions)]
+    masks = [sum(1 << spot for spot, count in enumerate(row) if count) for row in available]
     for position in range(positions):
         is_ace = layout.ranks[position] == 1
         for suit in range(SUITS):
             if problem.must[suit][position] and not is_ace:
-                must_need[position] = max(
-                    must_need[position], _fewest_jokers(available, suit, position, last)
-                )
+                must_need[position][suit] = _fewest_jokers(masks, suit, position, last)
             count = problem.optional[suit][position]
             if not count or (layout.shared_aces and position == 0):
                 continue  # shared aces count at the high position
             worth[suit][position] = count * problem.values[suit][position]
             if not is_ace:
-                need[suit][position] = _fewest_jokers(available, suit, position, last)
-    for position in range(last, -1, -1):
-        must_need[position] = max(must_need[position], must_need[position + 1])
+                need[suit][position] = _fewest_jokers(masks, suit, position, last)
+    ahead = _jokers_ahead(must_need, masks, jokers)
     # every[q]: all hand cards at positions q and beyond; reach[left][q]: those ``left`` reach
     every = [0] * (positions + 4)
     reach = [[0] * (positions + 4) for _ in range(jokers + 1)]
     for position in range(last, -1, -1):
-        every[position] = every[position + 1] + sum(worth[suit][position] for suit in range(SUITS))
+        here = [0] * (jokers + 2)  # by the jokers needed
+        for suit in range(SUITS):
+            if worth[suit][position]:
+                here[min(need[suit][position], jokers + 1)] += worth[suit][position]
+        every[position] = every[position + 1] + sum(here)
+        reached = 0
         for left in range(jokers + 1):
-            reach[left][position] = reach[left][position + 1] + sum(
-                worth[suit][position] for suit in range(SUITS) if need[suit][position] <= left
-            )
+            reached += here[left]
+            reach[left][position] = reach[left][position + 1] + reached
     bounds: list[list[int]] = [[] for _ in range(jokers + 1)]
     needed: list[int] = []
     total = every[0]
@@ -661,22 +721,34 @@ def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers
         for suit in range(SUITS):
             total -= worth[suit][position]
             far = position + 3
-            needed.append(must_need[far])
+            needed.append(ahead[far])
             for left in range(jokers + 1):
                 bounds[left].append(total - every[far] + reach[left][far])
     return _Bounds(bounds, needed, every[0] - every[3] + reach[jokers][3])
 
 
-def _rank_state(item: tuple[int, int]) -> tuple[int, int, int, int]:
-    """Beam order: value, then fewer jokers used, fewer runs still owed cards, the key."""
-    key, packed = item
+def _beam_order(unit: int) -> Callable[[tuple[int, int]], int]:
+    """The beam's order of (state, entry) pairs: larger first.
+
+    Twice the value, less ``unit`` (the value of a typical hand card) for each card still owed
+    to a short run and each joker used; then the smaller key. Valuing a state by what it has
+    placed alone leads the beam into dead ends: states that took a hand card early in a way
+    the table cannot complete.
+    """
     owed = _OWED
-    return (
-        packed >> _VALUE_SHIFT,
-        -(key >> _J_SHIFT & 15),
-        -owed[key & 0xFF] - owed[key >> 8 & 0xFF] - owed[key >> 16 & 0xFF] - owed[key >> 24 & 0xFF],
-        -key,
-    )
+
+    def order(item: tuple[int, int]) -> int:
+        key, packed = item
+        debt = (
+            owed[key & 0xFF]
+            + owed[key >> 8 & 0xFF]
+            + owed[key >> 16 & 0xFF]
+            + owed[key >> 24 & 0xFF]
+            + (key >> _J_SHIFT & 15)
+        )
+        return (((packed >> _VALUE_SHIFT) * 2 - debt * unit) << _KEY_BITS) - key
+
+    return order
 
 
 #: What a step's transitions depend on besides the state: see :func:`_moves`.
@@ -757,15 +829,17 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     bounds: _Bounds,
     floor: int = _NEG,
     beam: int = 0,
+    unit: int = 1,
 ) -> _Reached | None:
     """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
 
     ``plan`` is :func:`_plan` of the problem (for ``strict``) and ``bounds`` its
     :func:`_future_bounds`. With ``beam``, only that many of the best states are kept after
-    each step: a quick search for a good solution, not necessarily the best.
+    each step (in :func:`_beam_order` with ``unit``): a quick search for a good solution, not
+    necessarily the best.
     """
     positions = len(problem.layout.ranks)
-    group_table = _group_table(problem.min_size, problem.max_group_size, jokers)
+    order = _beam_order(unit)
     # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
     # the parent state and the choice that led here: one dictionary write per improvement, and
     # ties go to the larger mark, so the result is deterministic.
@@ -804,7 +878,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                         moves_cache[sub] = moves
                     value = packed >> _VALUE_SHIFT
                     cutoff = (thresholds[sub >> 8 & 15] - value) << _VALUE_SHIFT
-                    base = value << _VALUE_SHIFT | key << 14
+                    base = value << _VALUE_SHIFT | key << _PARENT_SHIFT
                     for add, delta in moves:
                         if add < cutoff:
                             break
@@ -820,7 +894,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                     left = jokers - (key >> _J_SHIFT & 15)
                     threshold = thresholds[key >> _J_SHIFT & 15]
                     code = key >> _G_SHIFT & _G_MASK
-                    parent = key << 14
+                    parent = key << _PARENT_SHIFT
                     for split, (must_here, use, must_rest, optional_rest) in enumerate(
                         _splits(context, key)
                     ):
@@ -832,7 +906,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                         cache_key = state | naturals << 8 | room << 12 | left << 16 | code << 20
                         moves = ace_moves.get(cache_key)
                         if moves is None:
-                            moves = _moves(signature, cache_key, shift)
+                            moves = _moves(signature, cache_key, shift, jokers)
                             ace_moves[cache_key] = moves
                         if context.low_ace:
                             base = key + ((must_rest | optional_rest << 2) << ace_shift)
@@ -845,32 +919,11 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                             if get(new_key, -1) < entry:
                                 nxt[new_key] = entry
             if beam and len(nxt) > beam:
-                nxt = dict(heapq.nlargest(beam, nxt.items(), key=_rank_state))
+                nxt = dict(heapq.nlargest(beam, nxt.items(), key=order))
             if not nxt:
                 return None  # no state left: no later step can make one
             layer = nxt
             layers.append(nxt)
-        # close the groups of this position
-        nxt = {}
-        for key, packed in layer.items():
-            code = key >> _G_SHIFT & _G_MASK
-            mark = (packed >> _VALUE_SHIFT) << _VALUE_SHIFT | key << 14
-            if not code:
-                if nxt.get(key, -1) < mark:
-                    nxt[key] = mark
-                continue
-            used = key >> _J_SHIFT & 15
-            base = key - (code << _G_SHIFT)
-            for extra in group_table[code] if strict else group_table[code][:1]:
-                if used + extra > jokers:
-                    break
-                new_key = base + (extra << _J_SHIFT)
-                if nxt.get(new_key, -1) < mark | extra:
-                    nxt[new_key] = mark | extra
-        if not nxt:
-            return None
-        layer = nxt
-        layers.append(nxt)
     best_key = None
     best_value = _NEG
     for key, packed in layer.items():
@@ -921,7 +974,7 @@ def _plain_moves(  # noqa: PLR0917
         if strict or use == optional:
             cache_key |= left << 12
         gain = (use * value) << _VALUE_SHIFT | use << 10
-        moves = _moves(signature, cache_key, shift)
+        moves = _moves(signature, cache_key, shift, jokers)
         found.extend((gain | number, delta) for delta, number in moves)
     return tuple(found)
 
@@ -931,10 +984,14 @@ def _moves(
     signature: _Signature,
     cache_key: int,
     shift: int,
+    jokers: int,
 ) -> tuple[tuple[int, int], ...]:
     """The transitions of one step as (change of the packed state, step number) pairs.
 
-    Only the steps whose group tiles can still be completed into groups are kept.
+    Only the steps whose group tiles can still be completed into groups are kept. At the last
+    suit of a position the groups of the position are closed too: the group tiles are cut into
+    groups with the fewest jokers (every count that completes them, in the strict search), and
+    that count is in the step number's bits from :data:`_EXTRA_SHIFT`.
     """
     _, following, after, is_last, may_start, strict, later, min_size, max_size = signature
     state = cache_key & 0xFF
@@ -943,16 +1000,27 @@ def _moves(
     left = cache_key >> 16 & 15
     code = cache_key >> 20
     steps = _steps(state, naturals, max_jokers, left, following, after, is_last, may_start, strict)
-    return tuple(
-        (
-            ((step.new_state - state) << shift)
-            + (step.jokers << _J_SHIFT)
-            + (_G_DELTA[step.group] << _G_SHIFT),
-            number,
-        )
-        for number, step in enumerate(steps)
-        if _group_need(code + _G_DELTA[step.group], later, min_size, max_size) <= left - step.jokers
-    )
+    closing = signature[0] == SUITS - 1
+    table = _group_table(min_size, max_size, jokers) if closing else ()
+    found: list[tuple[int, int]] = []
+    for number, step in enumerate(steps):
+        final = code + _G_DELTA[step.group]
+        if _group_need(final, later, min_size, max_size) > left - step.jokers:
+            continue
+        delta = ((step.new_state - state) << shift) + (step.jokers << _J_SHIFT)
+        if not closing:
+            found.append((delta + (_G_DELTA[step.group] << _G_SHIFT), number))
+            continue
+        # the position's groups: its code goes, the jokers they take are used
+        delta -= code << _G_SHIFT
+        if not final:
+            found.append((delta, number))
+            continue
+        for extra in table[final] if strict else table[final][:1]:
+            if extra > left - step.jokers:
+                break
+            found.append((delta + (extra << _J_SHIFT), number | extra << _EXTRA_SHIFT))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -981,26 +1049,29 @@ def _choices(
 ) -> list[tuple[int, int, _Step] | int]:
     """The choice made at every step on the way to ``key``, first step first.
 
-    A suit step's choice is (table tiles there, hand cards there, transition); a group step's
-    is the number of jokers its groups took.
+    A suit step's choice is (table tiles there, hand cards there, transition); after the last
+    suit of a position comes the number of jokers the position's groups took.
     """
     choices: list[tuple[int, int, _Step] | int] = []
     step_number = len(parents)
     for back in reversed(parents):
         step_number -= 1
         mark = back[key] & _MARK_MASK
-        parent_key = mark >> 14
-        if (step_number + 1) % (SUITS + 1) == 0:
-            choices.append(mark & 0x3FF)
-        else:
-            context = contexts[step_number - step_number // (SUITS + 1)]
-            split, number = mark >> 10 & 15, mark & 0x3FF
-            must_here, use, _, _ = _splits(context, parent_key)[split]
-            state = parent_key >> context.suit * _SUIT_BITS & 0xFF
-            left = jokers - (parent_key >> _J_SHIFT & 15)
-            room = _joker_room(context, parent_key, must_here, use, left, strict=strict)
-            steps = _context_steps(context, state, must_here + use, room, left, strict)
-            choices.append((must_here, use, steps[number]))
+        parent_key = mark >> _PARENT_SHIFT
+        context = contexts[step_number]
+        if context.suit == SUITS - 1:
+            choices.append(mark >> _EXTRA_SHIFT & 3)  # the position's groups, after this step
+        split, number = mark >> 10 & 15, mark & 0x3FF
+        state = parent_key >> context.suit * _SUIT_BITS & 0xFF
+        if not (number or state or context.must or context.optional):
+            choices.append((0, 0, _IDLE))  # nothing here and no run open: the first step
+            key = parent_key
+            continue
+        must_here, use, _, _ = _splits(context, parent_key)[split]
+        left = jokers - (parent_key >> _J_SHIFT & 15)
+        room = _joker_room(context, parent_key, must_here, use, left, strict=strict)
+        steps = _context_steps(context, state, must_here + use, room, left, strict)
+        choices.append((must_here, use, steps[number]))
         key = parent_key
     choices.reverse()
     return choices
@@ -1039,6 +1110,8 @@ def _trace(  # noqa: PLR0912, PLR0915
             k1, k2, k3, k4 = buckets[suit]
             naturals = must_here + use
             tiles = naturals + jokers
+            if not tiles and not (k1 or k2 or k3 or k4):
+                continue  # nothing here and no run open: nothing changes
             if strict:
                 # every slot of the runs may hold a joker: give them out in bucket order
                 on_1 = min(jokers, len(k1))
