@@ -53,10 +53,9 @@ It is exact: ``tests/variants/test_carousel.py`` holds it to a brute-force oracl
 from __future__ import annotations
 
 import functools
-import heapq
 import itertools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 SUITS: Final = 4
@@ -80,6 +79,7 @@ _PARENT_SHIFT: Final = 16
 _EXTRA_SHIFT: Final = 14
 #: More bits than a packed state has (for the beam order's tie-break).
 _KEY_BITS: Final = 80
+_KEY_MASK: Final = (1 << _KEY_BITS) - 1
 #: States kept per step by the first, quick searches whose result bounds the exact one (a wider
 #: one runs only when the narrower found nothing).
 BEAMS: Final = (16, 64)
@@ -427,17 +427,18 @@ def solve(
     ceiling = bounds.ceiling
     searched = functools.partial(_search, problem, jokers=jokers, bounds=bounds)
     relaxed = _plan(problem, available, strict=False)
+    relaxed_tables = _step_tables(relaxed, jokers)
     # a quick beam search finds a good solution; the exact search then only looks for better
     placeable = [value for value, count in zip(values, optional, strict=True) if count]
     unit = max(1, sum(placeable) // len(placeable)) if placeable else 1
     reached = None
     for width in BEAMS:
-        reached = searched(strict=False, plan=relaxed, beam=width, unit=unit)
+        reached = searched(strict=False, plan=relaxed, tables=relaxed_tables, beam=width, unit=unit)
         if reached is not None:
             break
     if reached is None or reached.value < ceiling:
         floor = _NEG if reached is None else reached.value + 1
-        better = searched(strict=False, plan=relaxed, floor=floor)
+        better = searched(strict=False, plan=relaxed, tables=relaxed_tables, floor=floor)
         if better is not None:
             reached = better
     if reached is not None:
@@ -451,11 +452,24 @@ def solve(
             return _finish(
                 runs, groups, used, hand_jokers, value + hand_jokers * joker_value, longest_run
             )
-    reached = searched(strict=True, plan=_plan(problem, available, strict=True))
+    strict_plan = _plan(problem, available, strict=True)
+    reached = searched(strict=True, plan=strict_plan, tables=_step_tables(strict_plan, jokers))
     if reached is None:
         return None
     runs, groups, used, hand_used, value = _trace_back(problem, reached)
     return _finish(runs, groups, used, hand_used, value, longest_run)
+
+
+def _step_tables(
+    plan: Sequence[tuple[_Context, _Signature]], jokers: int
+) -> list[dict[int, tuple[tuple[int, int], ...]] | None]:
+    """The :func:`_step_table` of each step without aces of ``plan``."""
+    return [
+        None
+        if context.low_ace or context.high_ace
+        else _step_table(signature, context.must, context.optional, context.value, jokers)
+        for context, signature in plan
+    ]
 
 
 def _finish(  # noqa: PLR0917
@@ -669,6 +683,8 @@ class _Bounds(NamedTuple):
     gain: list[list[int]]
     needed: list[int]
     ceiling: int
+    #: per step, per jokers used: ``gain`` for the jokers left, ``None`` for a dead state
+    gains: list[list[int | None]]
 
 
 def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers: int) -> _Bounds:
@@ -724,11 +740,18 @@ def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers
             needed.append(ahead[far])
             for left in range(jokers + 1):
                 bounds[left].append(total - every[far] + reach[left][far])
-    return _Bounds(bounds, needed, every[0] - every[3] + reach[jokers][3])
+    gains: list[list[int | None]] = [
+        [
+            bounds[jokers - used][step] if jokers - used >= needed[step] else None
+            for used in range(jokers + 1)
+        ]
+        for step in range(len(needed))
+    ]
+    return _Bounds(bounds, needed, every[0] - every[3] + reach[jokers][3], gains)
 
 
-def _beam_order(unit: int) -> Callable[[tuple[int, int]], int]:
-    """The beam's order of (state, entry) pairs: larger first.
+def _best_states(layer: dict[int, int], beam: int, unit: int) -> dict[int, int]:
+    """The ``beam`` states of ``layer`` the beam keeps, in a fixed order (larger first).
 
     Twice the value, less ``unit`` (the value of a typical hand card) for each card still owed
     to a short run and each joker used; then the smaller key. Valuing a state by what it has
@@ -736,19 +759,26 @@ def _beam_order(unit: int) -> Callable[[tuple[int, int]], int]:
     the table cannot complete.
     """
     owed = _OWED
-
-    def order(item: tuple[int, int]) -> int:
-        key, packed = item
-        debt = (
-            owed[key & 0xFF]
-            + owed[key >> 8 & 0xFF]
-            + owed[key >> 16 & 0xFF]
-            + owed[key >> 24 & 0xFF]
-            + (key >> _J_SHIFT & 15)
+    scores = [
+        (
+            (
+                (packed >> _VALUE_SHIFT) * 2
+                - (
+                    owed[key & 0xFF]
+                    + owed[key >> 8 & 0xFF]
+                    + owed[key >> 16 & 0xFF]
+                    + owed[key >> 24 & 0xFF]
+                    + (key >> _J_SHIFT & 15)
+                )
+                * unit
+            )
+            << _KEY_BITS
         )
-        return (((packed >> _VALUE_SHIFT) * 2 - debt * unit) << _KEY_BITS) - key
-
-    return order
+        - key
+        for key, packed in layer.items()
+    ]
+    scores.sort(reverse=True)
+    return {(-score) & _KEY_MASK: layer[(-score) & _KEY_MASK] for score in scores[:beam]}
 
 
 #: What a step's transitions depend on besides the state: see :func:`_moves`.
@@ -766,34 +796,40 @@ def _plan(
     last = positions - 1
     joker_start = positions - problem.min_size
     plan: list[tuple[_Context, _Signature]] = []
+    min_size, max_size = problem.min_size, problem.max_group_size
     for position in range(positions):
         is_last = position == last
+        low_ace = shared and position == 0
+        high_ace = shared and is_last
+        may_start = strict or position == joker_start
+        column = [min(available[suit][position], 3) for suit in range(SUITS)]
         for suit in range(SUITS):
+            row = available[suit]
+            following, after = row[position + 1], row[position + 2]
             context = _Context(
-                position=position,
-                suit=suit,
-                must=must[suit][position],
-                optional=optional[suit][position],
-                value=values[suit][position],
-                following=available[suit][position + 1],
-                after=available[suit][position + 2],
-                is_last=is_last,
-                low_ace=shared and position == 0,
-                high_ace=shared and is_last,
-                high_possible=problem.high_ace_possible[suit],
-                may_start=strict or position == joker_start,
+                position,
+                suit,
+                must[suit][position],
+                optional[suit][position],
+                values[suit][position],
+                following,
+                after,
+                is_last,
+                low_ace,
+                high_ace,
+                problem.high_ace_possible[suit],
+                may_start,
             )
-            later = tuple(min(available[other][position], 3) for other in range(suit + 1, SUITS))
             signature = (
                 suit,
-                context.following,
-                context.after,
+                following,
+                after,
                 is_last,
-                context.may_start,
+                may_start,
                 strict,
-                later,
-                problem.min_size,
-                problem.max_group_size,
+                tuple(column[suit + 1 :]),
+                min_size,
+                max_size,
             )
             plan.append((context, signature))
     return plan
@@ -827,19 +863,20 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     jokers: int,
     plan: list[tuple[_Context, _Signature]],
     bounds: _Bounds,
+    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
     floor: int = _NEG,
     beam: int = 0,
     unit: int = 1,
 ) -> _Reached | None:
     """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
 
-    ``plan`` is :func:`_plan` of the problem (for ``strict``) and ``bounds`` its
+    ``plan`` is :func:`_plan` of the problem (for ``strict``), ``tables`` its steps'
+    :func:`_step_table` (``None`` for a step with aces) and ``bounds`` its
     :func:`_future_bounds`. With ``beam``, only that many of the best states are kept after
-    each step (in :func:`_beam_order` with ``unit``): a quick search for a good solution, not
+    each step (by :func:`_best_states` with ``unit``): a quick search for a good solution, not
     necessarily the best.
     """
     positions = len(problem.layout.ranks)
-    order = _beam_order(unit)
     # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
     # the parent state and the choice that led here: one dictionary write per improvement, and
     # ties go to the larger mark, so the result is deterministic.
@@ -854,31 +891,28 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
             value_each = context.value
             # per jokers used: the value a state needs, or more than any value (dead states)
             thresholds = [
-                floor - bounds.gain[jokers - used][step_number]
-                if jokers - used >= bounds.needed[step_number]
-                else _DEAD
-                for used in range(jokers + 1)
+                floor - gain if gain is not None else _DEAD for gain in bounds.gains[step_number]
             ]
+            moves_cache = tables[step_number]
             step_number += 1
             nxt: dict[int, int] = {}
             get = nxt.get
-            if not (context.low_ace or context.high_ace):
-                moves_cache = _step_table(
-                    signature, context.must, context.optional, value_each, jokers
-                )
+            if moves_cache is not None:
                 # the common case, kept apart for speed: every hand card count ``use`` at once,
-                # as (the mark's addition, the change of the packed state), best value first
+                # as (the mark's addition, the change of the packed state), best value first;
+                # the constants are inlined (see the asserts below the function)
+                cutoffs = [threshold << 96 for threshold in thresholds]
                 for key, packed in layer.items():
-                    sub = key >> shift & 0xFF | key >> _J_SHIFT << 8
+                    sub = key >> shift & 0xFF | key >> 32 << 8
                     moves = moves_cache.get(sub)
                     if moves is None:
                         moves = _plain_moves(
                             signature, context.must, context.optional, value_each, sub, jokers
                         )
                         moves_cache[sub] = moves
-                    value = packed >> _VALUE_SHIFT
-                    cutoff = (thresholds[sub >> 8 & 15] - value) << _VALUE_SHIFT
-                    base = value << _VALUE_SHIFT | key << _PARENT_SHIFT
+                    base = packed >> 96 << 96
+                    cutoff = cutoffs[sub >> 8 & 15] - base
+                    base |= key << 16
                     for add, delta in moves:
                         if add < cutoff:
                             break
@@ -919,7 +953,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                             if get(new_key, -1) < entry:
                                 nxt[new_key] = entry
             if beam and len(nxt) > beam:
-                nxt = dict(heapq.nlargest(beam, nxt.items(), key=order))
+                nxt = _best_states(nxt, beam, unit)
             if not nxt:
                 return None  # no state left: no later step can make one
             layer = nxt
@@ -939,6 +973,10 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
         return None
     contexts = [context for context, _ in plan]
     return _Reached(best_value, best_key, contexts, layers, jokers, strict)
+
+
+# the constants the hot loop of _search spells out
+assert (_VALUE_SHIFT, _PARENT_SHIFT, _J_SHIFT) == (96, 16, 32)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -1067,9 +1105,13 @@ def _choices(
             choices.append((0, 0, _IDLE))  # nothing here and no run open: the first step
             key = parent_key
             continue
-        must_here, use, _, _ = _splits(context, parent_key)[split]
         left = jokers - (parent_key >> _J_SHIFT & 15)
-        room = _joker_room(context, parent_key, must_here, use, left, strict=strict)
+        if context.low_ace or context.high_ace:
+            must_here, use, _, _ = _splits(context, parent_key)[split]
+            room = _joker_room(context, parent_key, must_here, use, left, strict=strict)
+        else:  # what _splits and _joker_room say without aces
+            must_here, use = context.must, split
+            room = left if strict or use == context.optional else 0
         steps = _context_steps(context, state, must_here + use, room, left, strict)
         choices.append((must_here, use, steps[number]))
         key = parent_key
@@ -1126,13 +1168,14 @@ def _trace(  # noqa: PLR0912, PLR0915
             new3: list[tuple[int, list[bool]]] = []
             new4: list[tuple[int, list[bool]]] = []
 
-            for run, is_joker in zip(k1, _flags(on_1, len(k1)), strict=True):
-                run[1].append(is_joker)
+            for number, run in enumerate(k1):
+                run[1].append(number < on_1)
                 new2.append(run)
-            for run, is_joker in zip(k2, _flags(on_2, len(k2)), strict=True):
-                run[1].append(is_joker)
+            for number, run in enumerate(k2):
+                run[1].append(number < on_2)
                 new3.append(run)
-            for run, is_joker in zip(k4, _flags(on_4, len(k4)), strict=True):
+            for number, run in enumerate(k4):
+                is_joker = number < on_4
                 run[1].append(is_joker)
                 if is_joker and not strict:
                     new4.append(run)
