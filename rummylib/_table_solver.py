@@ -896,7 +896,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
             moves_cache = tables[step_number]
             step_number += 1
             nxt: dict[int, int] = {}
-            get = nxt.get
+            put = nxt.setdefault
             if moves_cache is not None:
                 # the common case, kept apart for speed: every hand card count ``use`` at once,
                 # as (the mark's addition, the change of the packed state), best value first;
@@ -918,7 +918,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                             break
                         new_key = key + delta
                         entry = base + add
-                        if get(new_key, -1) < entry:
+                        if put(new_key, entry) < entry:
                             nxt[new_key] = entry
             else:
                 ace_moves: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -950,7 +950,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
                         for delta, number in moves:
                             new_key = base + delta
                             entry = mark | number
-                            if get(new_key, -1) < entry:
+                            if put(new_key, entry) < entry:
                                 nxt[new_key] = entry
             if beam and len(nxt) > beam:
                 nxt = _best_states(nxt, beam, unit)
