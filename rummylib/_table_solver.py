@@ -636,6 +636,34 @@ def _fewest_jokers(masks: Sequence[int], suit: int, position: int, last: int) ->
     return fewest
 
 
+def _needs(
+    problem: _Problem, masks: Sequence[int]
+) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """The value of each slot's hand cards, the fewest jokers they need, and those of its tiles.
+
+    Returns ``worth[suit][position]``, ``need[suit][position]`` and
+    ``must_need[position][suit]`` (0 for aces, and shared aces count at the high position).
+    """
+    layout = problem.layout
+    positions = len(layout.ranks)
+    last = positions - 1
+    worth = [[0] * positions for _ in range(SUITS)]
+    need = [[0] * positions for _ in range(SUITS)]
+    must_need = [[0] * SUITS for _ in range(positions)]
+    for position in range(positions):
+        is_ace = layout.ranks[position] == 1
+        for suit in range(SUITS):
+            if problem.must[suit][position] and not is_ace:
+                must_need[position][suit] = _fewest_jokers(masks, suit, position, last)
+            count = problem.optional[suit][position]
+            if not count or (layout.shared_aces and position == 0):
+                continue
+            worth[suit][position] = count * problem.values[suit][position]
+            if not is_ace:
+                need[suit][position] = _fewest_jokers(masks, suit, position, last)
+    return worth, need, must_need
+
+
 def _jokers_ahead(
     must_need: Sequence[Sequence[int]], masks: Sequence[int], jokers: int
 ) -> list[int]:
@@ -696,40 +724,39 @@ def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers
     more positions ahead must go into such a meld: a state with fewer jokers left than it needs
     is dead.
     """
-    layout = problem.layout
-    positions = len(layout.ranks)
+    positions = len(problem.layout.ranks)
     last = positions - 1
-    # worth: the value of each slot's hand cards; need: the fewest jokers they need
-    worth = [[0] * positions for _ in range(SUITS)]
-    need = [[0] * positions for _ in range(SUITS)]
-    # must_need[position][suit]: the fewest jokers the table tiles there need
-    must_need = [[0] * SUITS for _ in range(positions)]
     masks = [sum(1 << spot for spot, count in enumerate(row) if count) for row in available]
-    for position in range(positions):
-        is_ace = layout.ranks[position] == 1
-        for suit in range(SUITS):
-            if problem.must[suit][position] and not is_ace:
-                must_need[position][suit] = _fewest_jokers(masks, suit, position, last)
-            count = problem.optional[suit][position]
-            if not count or (layout.shared_aces and position == 0):
-                continue  # shared aces count at the high position
-            worth[suit][position] = count * problem.values[suit][position]
-            if not is_ace:
-                need[suit][position] = _fewest_jokers(masks, suit, position, last)
+    worth, need, must_need = _needs(problem, masks)
     ahead = _jokers_ahead(must_need, masks, jokers)
-    # every[q]: all hand cards at positions q and beyond; reach[left][q]: those ``left`` reach
+    # every[q]: all hand cards at positions q and beyond; reach[left][q]: what ``left`` jokers
+    # reach of them. A card that needs a joker is in a meld with one, and each joker is in one
+    # meld: a group (one rank) or a run (one suit). So with ``left`` jokers the cards that need
+    # one add at most the ``left`` most valuable of the ranks' and the suits' such cards.
     every = [0] * (positions + 4)
     reach = [[0] * (positions + 4) for _ in range(jokers + 1)]
+    # (and no more than those that need at most ``left`` jokers each)
+    by_need = [0] * (jokers + 2)  # the cards from here on, by the jokers they need
+    by_rank: list[int] = []
+    by_suit = [0] * SUITS
     for position in range(last, -1, -1):
-        here = [0] * (jokers + 2)  # by the jokers needed
+        rank_total = 0
         for suit in range(SUITS):
-            if worth[suit][position]:
-                here[min(need[suit][position], jokers + 1)] += worth[suit][position]
-        every[position] = every[position + 1] + sum(here)
-        reached = 0
+            card_worth = worth[suit][position]
+            if card_worth:
+                fewest = min(need[suit][position], jokers + 1)
+                by_need[fewest] += card_worth
+                if 0 < fewest <= jokers:
+                    rank_total += card_worth
+                    by_suit[suit] += card_worth
+        every[position] = sum(by_need)
+        if rank_total:
+            by_rank.append(rank_total)
+        clusters = sorted((*by_rank, *by_suit), reverse=True)
         for left in range(jokers + 1):
-            reached += here[left]
-            reach[left][position] = reach[left][position + 1] + reached
+            reach[left][position] = by_need[0] + min(
+                sum(clusters[:left]), sum(by_need[1 : left + 1])
+            )
     bounds: list[list[int]] = [[] for _ in range(jokers + 1)]
     needed: list[int] = []
     total = every[0]
