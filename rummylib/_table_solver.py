@@ -373,6 +373,7 @@ def solve(
     min_size: int = 3,
     max_group_size: int = 4,
     longest_run: int = 13,
+    exhaustive: bool = False,
 ) -> Solution | None:
     """The best play, or ``None`` when the table cannot be kept in melds at all.
 
@@ -388,6 +389,8 @@ def solve(
         min_size: the fewest cards in a meld.
         max_group_size: the most cards in a group.
         longest_run: the most cards in one run (longer runs are cut into pieces).
+        exhaustive: search every state, with no beam, bound or dead-state test (slow: for
+            tests, which hold the pruned search to it).
     """
     positions = len(layout.ranks)
 
@@ -424,6 +427,8 @@ def solve(
     # every search reads the same tiles and bounds: worked out once
     available = _available(problem)
     bounds = _future_bounds(problem, available, jokers)
+    if exhaustive:
+        bounds = _no_bounds(len(bounds.needed), jokers)
     ceiling = bounds.ceiling
     searched = functools.partial(_search, problem, jokers=jokers, bounds=bounds)
     relaxed = _plan(problem, available, strict=False)
@@ -432,7 +437,7 @@ def solve(
     placeable = [value for value, count in zip(values, optional, strict=True) if count]
     unit = max(1, sum(placeable) // len(placeable)) if placeable else 1
     reached = None
-    for width in BEAMS:
+    for width in () if exhaustive else BEAMS:
         reached = searched(strict=False, plan=relaxed, tables=relaxed_tables, beam=width, unit=unit)
         if reached is not None:
             break
@@ -458,6 +463,13 @@ def solve(
         return None
     runs, groups, used, hand_used, value = _trace_back(problem, reached)
     return _finish(runs, groups, used, hand_used, value, longest_run)
+
+
+def _no_bounds(steps: int, jokers: int) -> _Bounds:
+    """Bounds that prune nothing: every state may gain more than any value."""
+    gain = [[-_NEG] * steps for _ in range(jokers + 1)]
+    gains: list[list[int | None]] = [[-_NEG] * (jokers + 1) for _ in range(steps)]
+    return _Bounds(gain, [0] * steps, -_NEG, gains)
 
 
 def _step_tables(
