@@ -570,6 +570,8 @@ class _Context(NamedTuple):
     high_ace: bool
     high_possible: bool
     may_start: bool
+    #: Whether the position's groups are closed at this step: its last suit with tiles.
+    closes: bool
 
 
 def _splits(context: _Context, key: int) -> list[tuple[int, int, int, int]]:
@@ -821,7 +823,7 @@ def _best_states(layer: dict[int, int], beam: int, unit: int) -> dict[int, int]:
 
 
 #: What a step's transitions depend on besides the state: see :func:`_moves`.
-_Signature = tuple[int, int, int, bool, bool, bool, tuple[int, ...], int, int]
+_Signature = tuple[int, int, int, bool, bool, bool, tuple[int, ...], int, int, bool]
 
 
 def _plan(
@@ -842,6 +844,7 @@ def _plan(
         high_ace = shared and is_last
         may_start = strict or position == joker_start
         column = [min(available[suit][position], 3) for suit in range(SUITS)]
+        closer = max((suit for suit in range(SUITS) if column[suit]), default=SUITS - 1)
         for suit in range(SUITS):
             row = available[suit]
             following, after = row[position + 1], row[position + 2]
@@ -858,6 +861,7 @@ def _plan(
                 high_ace,
                 problem.high_ace_possible[suit],
                 may_start,
+                suit == closer,
             )
             signature = (
                 suit,
@@ -869,6 +873,7 @@ def _plan(
                 tuple(column[suit + 1 :]),
                 min_size,
                 max_size,
+                suit == closer,
             )
             plan.append((context, signature))
     return plan
@@ -1066,18 +1071,18 @@ def _moves(
     """The transitions of one step as (change of the packed state, step number) pairs.
 
     Only the steps whose group tiles can still be completed into groups are kept. At the last
-    suit of a position the groups of the position are closed too: the group tiles are cut into
-    groups with the fewest jokers (every count that completes them, in the strict search), and
-    that count is in the step number's bits from :data:`_EXTRA_SHIFT`.
+    suit of a position with tiles (no later suit can add to its groups) the groups of the
+    position are closed too: the group tiles are cut into groups with the fewest jokers (every
+    count that completes them, in the strict search), and that count is in the step number's
+    bits from :data:`_EXTRA_SHIFT`.
     """
-    _, following, after, is_last, may_start, strict, later, min_size, max_size = signature
+    _, following, after, is_last, may_start, strict, later, min_size, max_size, closing = signature
     state = cache_key & 0xFF
     naturals = cache_key >> 8 & 15
     max_jokers = cache_key >> 12 & 15
     left = cache_key >> 16 & 15
     code = cache_key >> 20
     steps = _steps(state, naturals, max_jokers, left, following, after, is_last, may_start, strict)
-    closing = signature[0] == SUITS - 1
     table = _group_table(min_size, max_size, jokers) if closing else ()
     found: list[tuple[int, int]] = []
     for number, step in enumerate(steps):
@@ -1127,17 +1132,22 @@ def _choices(
     """The choice made at every step on the way to ``key``, first step first.
 
     A suit step's choice is (table tiles there, hand cards there, transition); after the last
-    suit of a position comes the number of jokers the position's groups took.
+    suit of a position comes the number of jokers the position's groups took (at the step
+    that closed them).
     """
     choices: list[tuple[int, int, _Step] | int] = []
     step_number = len(parents)
+    groups_at = 0  # where the jokers of the position's groups go, once known
     for back in reversed(parents):
         step_number -= 1
         mark = back[key] & _MARK_MASK
         parent_key = mark >> _PARENT_SHIFT
         context = contexts[step_number]
         if context.suit == SUITS - 1:
-            choices.append(mark >> _EXTRA_SHIFT & 3)  # the position's groups, after this step
+            groups_at = len(choices)
+            choices.append(0)  # the position's groups, after its last suit
+        if context.closes:
+            choices[groups_at] = mark >> _EXTRA_SHIFT & 3
         split, number = mark >> 10 & 15, mark & 0x3FF
         state = parent_key >> context.suit * _SUIT_BITS & 0xFF
         if not (number or state or context.must or context.optional):
