@@ -467,9 +467,8 @@ def solve(
 
 def _no_bounds(steps: int, jokers: int) -> _Bounds:
     """Bounds that prune nothing: every state may gain more than any value."""
-    gain = [[-_NEG] * steps for _ in range(jokers + 1)]
     gains: list[list[int | None]] = [[-_NEG] * (jokers + 1) for _ in range(steps)]
-    return _Bounds(gain, [0] * steps, -_NEG, gains)
+    return _Bounds([0] * steps, -_NEG, gains)
 
 
 def _step_tables(
@@ -715,17 +714,15 @@ class _Bounds(NamedTuple):
     """What the search may still gain, and the jokers it still needs, after each suit step.
 
     Attributes:
-        gain: for each number of jokers left, per step, what the hand cards not yet reached
-            could still add.
         needed: per step, the fewest jokers that must be left for the table tiles three or more
             positions ahead (a state with fewer cannot place them all).
         ceiling: the bound before the first step.
     """
 
-    gain: list[list[int]]
     needed: list[int]
     ceiling: int
-    #: per step, per jokers used: ``gain`` for the jokers left, ``None`` for a dead state
+    #: per step, per jokers used: what the hand cards not yet reached could still add with the
+    #: jokers left, or ``None`` for a dead state
     gains: list[list[int | None]]
 
 
@@ -771,24 +768,23 @@ def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers
             reach[left][position] = by_need[0] + min(
                 sum(clusters[:left]), sum(by_need[1 : left + 1])
             )
-    bounds: list[list[int]] = [[] for _ in range(jokers + 1)]
     needed: list[int] = []
+    gains: list[list[int | None]] = []
     total = every[0]
     for position in range(positions):
+        far = position + 3
+        must_left = ahead[far]
         for suit in range(SUITS):
             total -= worth[suit][position]
-            far = position + 3
-            needed.append(ahead[far])
-            for left in range(jokers + 1):
-                bounds[left].append(total - every[far] + reach[left][far])
-    gains: list[list[int | None]] = [
-        [
-            bounds[jokers - used][step] if jokers - used >= needed[step] else None
-            for used in range(jokers + 1)
-        ]
-        for step in range(len(needed))
-    ]
-    return _Bounds(bounds, needed, every[0] - every[3] + reach[jokers][3], gains)
+            near = total - every[far]
+            needed.append(must_left)
+            gains.append(
+                [
+                    near + reach[jokers - used][far] if jokers - used >= must_left else None
+                    for used in range(jokers + 1)
+                ]
+            )
+    return _Bounds(needed, every[0] - every[3] + reach[jokers][3], gains)
 
 
 def _best_states(layer: dict[int, int], beam: int, unit: int) -> dict[int, int]:
