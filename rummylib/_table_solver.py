@@ -22,7 +22,10 @@ open runs, start new runs, or go to the groups of that rank; when a position is 
 tiles must form groups with the fewest jokers. A state is packed into one integer, and each
 layer maps it to its value with the parent state and choice packed below it, so the best final
 state is traced back step by step. Transitions are cached per (run state, tiles, jokers left),
-and a group that the later suits of the position could not complete is dropped at once.
+and a group that the later suits of the position could not complete is dropped at once. Suits 0
+and 1, and 2 and 3, of a position without aces are searched as one layer, with their
+transitions composed (fewer, larger layers); a position's groups are closed at its last suit
+with tiles.
 
 **Bounds.** A first pass keeps only the best :data:`BEAMS` states of each step: it finds a good
 solution quickly but may miss the best. The exact pass then drops every state whose value plus
@@ -71,11 +74,12 @@ _NEG: Final = -(1 << 62)
 #: A threshold no value reaches: the state is dead.
 _DEAD: Final = 1 << 62
 #: Where the value sits in a layer entry, above the mark (parent state and choice).
-_VALUE_SHIFT: Final = 96
+_VALUE_SHIFT: Final = 112
 _MARK_MASK: Final = (1 << _VALUE_SHIFT) - 1
 #: Where a layer entry's mark holds the parent state, and the jokers a position's groups took
-#: (above the hand cards used, 4 bits from bit 10, and the step number, 10 bits).
-_PARENT_SHIFT: Final = 16
+#: (above the hand cards used, 4 bits from bit 10, and the step number, 10 bits). A layer of two
+#: suit steps holds the first one's 16 bits above the second's.
+_PARENT_SHIFT: Final = 32
 _EXTRA_SHIFT: Final = 14
 #: More bits than a packed state has (for the beam order's tie-break).
 _KEY_BITS: Final = 80
@@ -433,17 +437,27 @@ def solve(
     searched = functools.partial(_search, problem, jokers=jokers, bounds=bounds)
     relaxed = _plan(problem, available, strict=False)
     relaxed_tables = _step_tables(relaxed, jokers)
+    relaxed_pairs = _pair_tables(relaxed, jokers)
     # a quick beam search finds a good solution; the exact search then only looks for better
     placeable = [value for value, count in zip(values, optional, strict=True) if count]
     unit = max(1, sum(placeable) // len(placeable)) if placeable else 1
     reached = None
     for width in () if exhaustive else BEAMS:
-        reached = searched(strict=False, plan=relaxed, tables=relaxed_tables, beam=width, unit=unit)
+        reached = searched(
+            strict=False,
+            plan=relaxed,
+            tables=relaxed_tables,
+            pairs=relaxed_pairs,
+            beam=width,
+            unit=unit,
+        )
         if reached is not None:
             break
     if reached is None or reached.value < ceiling:
         floor = _NEG if reached is None else reached.value + 1
-        better = searched(strict=False, plan=relaxed, tables=relaxed_tables, floor=floor)
+        better = searched(
+            strict=False, plan=relaxed, tables=relaxed_tables, pairs=relaxed_pairs, floor=floor
+        )
         if better is not None:
             reached = better
     if reached is not None:
@@ -458,11 +472,102 @@ def solve(
                 runs, groups, used, hand_jokers, value + hand_jokers * joker_value, longest_run
             )
     strict_plan = _plan(problem, available, strict=True)
-    reached = searched(strict=True, plan=strict_plan, tables=_step_tables(strict_plan, jokers))
+    reached = searched(
+        strict=True,
+        plan=strict_plan,
+        tables=_step_tables(strict_plan, jokers),
+        pairs=_pair_tables(strict_plan, jokers),
+    )
     if reached is None:
         return None
     runs, groups, used, hand_used, value = _trace_back(problem, reached)
     return _finish(runs, groups, used, hand_used, value, longest_run)
+
+
+def _pair_tables(
+    plan: Sequence[tuple[_Context, _Signature]], jokers: int
+) -> list[dict[int, tuple[tuple[int, int], ...]] | None]:
+    """For each first step of a pair searched in one layer, its :func:`_pair_table`.
+
+    Suits 0 and 1, and 2 and 3, of a position go together when neither step has aces.
+    """
+    pairs: list[dict[int, tuple[tuple[int, int], ...]] | None] = [None] * len(plan)
+    for number in range(0, len(plan), 2):
+        (first, first_signature), (second, second_signature) = plan[number], plan[number + 1]
+        if not (first.low_ace or first.high_ace or second.low_ace or second.high_ace):
+            pairs[number] = _pair_table(
+                (first_signature, first.must, first.optional, first.value),
+                (second_signature, second.must, second.optional, second.value),
+                jokers,
+            )
+    return pairs
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _pair_table(
+    first: tuple[_Signature, int, int, int], second: tuple[_Signature, int, int, int], jokers: int
+) -> dict[int, tuple[tuple[int, int], ...]]:
+    """The transitions of one kind of pair of steps, by the two suits' run states and above.
+
+    Filled as the searches meet new states, like :func:`_step_table`.
+    """
+    del first, second, jokers  # the key of the cache
+    return {}
+
+
+def _pair_moves(
+    plan: Sequence[tuple[_Context, _Signature]],
+    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
+    number: int,
+    sub: int,
+    jokers: int,
+) -> tuple[tuple[int, int], ...]:
+    """The transitions of steps ``number`` and the next at once, most valuable first.
+
+    ``sub`` holds the two suits' run states (16 bits) with the jokers used, group code and ace
+    tiles above. Each is (mark addition, state change): the values add up, and the first
+    step's mark bits go above the second's.
+    """
+    first_context, first_signature = plan[number]
+    second_context, second_signature = plan[number + 1]
+    first_table, second_table = tables[number], tables[number + 1]
+    assert first_table is not None
+    assert second_table is not None
+    shift = first_context.suit * _SUIT_BITS
+    model = (sub & 0xFFFF) << shift | (sub >> 16) << _J_SHIFT  # a state with this ``sub``
+    first_sub = sub & 0xFF | sub >> 16 << 8
+    found: list[tuple[int, int]] = []
+    for add, delta in _table_moves(first_table, first_signature, first_context, first_sub, jokers):
+        middle = model + delta
+        second_sub = middle >> shift + _SUIT_BITS & 0xFF | middle >> _J_SHIFT << 8
+        gain = add >> _VALUE_SHIFT
+        bits = (add & 0xFFFF) << 16
+        for then_add, then_delta in _table_moves(
+            second_table, second_signature, second_context, second_sub, jokers
+        ):
+            found.append(
+                (
+                    (gain + (then_add >> _VALUE_SHIFT)) << _VALUE_SHIFT | bits | then_add & 0xFFFF,
+                    delta + then_delta,
+                )
+            )
+    found.sort(reverse=True)
+    return tuple(found)
+
+
+def _table_moves(
+    table: dict[int, tuple[tuple[int, int], ...]],
+    signature: _Signature,
+    context: _Context,
+    sub: int,
+    jokers: int,
+) -> tuple[tuple[int, int], ...]:
+    """The :func:`_plain_moves` of ``sub`` at a step, from its table (filled if need be)."""
+    moves = table.get(sub)
+    if moves is None:
+        moves = _plain_moves(signature, context.must, context.optional, context.value, sub, jokers)
+        table[sub] = moves
+    return moves
 
 
 def _no_bounds(steps: int, jokers: int) -> _Bounds:
@@ -884,15 +989,16 @@ class _Reached(NamedTuple):
     layers: list[dict[int, int]]
     jokers: int
     strict: bool
+    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None]
+    pairs: Sequence[dict[int, tuple[tuple[int, int], ...]] | None]
+    signatures: list[_Signature]
 
 
 def _trace_back(
     problem: _Problem, reached: _Reached
 ) -> tuple[list[Run], list[Group], list[int], int, int]:
     """The melds of a search's best final state: runs, groups, hand cards and jokers used, value."""
-    choices = _choices(
-        reached.contexts, reached.layers, reached.key, reached.jokers, strict=reached.strict
-    )
+    choices = _choices(reached, reached.key)
     return _trace(problem, choices, reached.value, strict=reached.strict)
 
 
@@ -904,6 +1010,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     plan: list[tuple[_Context, _Signature]],
     bounds: _Bounds,
     tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
+    pairs: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
     floor: int = _NEG,
     beam: int = 0,
     unit: int = 1,
@@ -911,93 +1018,115 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
 
     ``plan`` is :func:`_plan` of the problem (for ``strict``), ``tables`` its steps'
-    :func:`_step_table` (``None`` for a step with aces) and ``bounds`` its
+    :func:`_step_table` (``None`` for a step with aces), ``pairs`` the :func:`_pair_table` of
+    each step that goes with the next in one layer (else ``None``) and ``bounds`` its
     :func:`_future_bounds`. With ``beam``, only that many of the best states are kept after
     each step (by :func:`_best_states` with ``unit``): a quick search for a good solution, not
     necessarily the best.
     """
-    positions = len(problem.layout.ranks)
     # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
     # the parent state and the choice that led here: one dictionary write per improvement, and
     # ties go to the larger mark, so the result is deterministic.
     layer: dict[int, int] = {0: 0}
     layers: list[dict[int, int]] = []
     step_number = 0
-    for _ in range(positions):
-        for suit in range(SUITS):
-            context, signature = plan[step_number]
-            shift = suit * _SUIT_BITS
-            ace_shift = _ACE_SHIFT + 4 * suit
-            value_each = context.value
-            # per jokers used: the value a state needs, or more than any value (dead states)
-            thresholds = [
-                floor - gain if gain is not None else _DEAD for gain in bounds.gains[step_number]
-            ]
-            moves_cache = tables[step_number]
-            step_number += 1
-            nxt: dict[int, int] = {}
-            put = nxt.setdefault
-            if moves_cache is not None:
-                # the common case, kept apart for speed: every hand card count ``use`` at once,
-                # as (the mark's addition, the change of the packed state), best value first;
-                # the constants are inlined (see the asserts below the function)
-                cutoffs = [threshold << 96 for threshold in thresholds]
-                for key, packed in layer.items():
-                    sub = key >> shift & 0xFF | key >> 32 << 8
-                    moves = moves_cache.get(sub)
+    while step_number < len(plan):
+        context, signature = plan[step_number]
+        suit = context.suit
+        shift = suit * _SUIT_BITS
+        ace_shift = _ACE_SHIFT + 4 * suit
+        value_each = context.value
+        pair = pairs[step_number]
+        if pair is not None:
+            step_number += 1  # the layer covers this suit and the next
+        # per jokers used: the value a state needs, or more than any value (dead states)
+        thresholds = [
+            floor - gain if gain is not None else _DEAD for gain in bounds.gains[step_number]
+        ]
+        moves_cache = tables[step_number - 1 if pair is not None else step_number]
+        step_number += 1
+        nxt: dict[int, int] = {}
+        put = nxt.setdefault
+        if pair is not None:
+            # two plain suit steps at once: one layer, no states in between
+            cutoffs = [threshold << 112 for threshold in thresholds]
+            for key, packed in layer.items():
+                sub = key >> shift & 0xFFFF | key >> 32 << 16
+                moves = pair.get(sub)
+                if moves is None:
+                    moves = _pair_moves(plan, tables, step_number - 2, sub, jokers)
+                    pair[sub] = moves
+                base = packed >> 112 << 112
+                cutoff = cutoffs[sub >> 16 & 15] - base
+                base |= key << 32
+                for add, delta in moves:
+                    if add < cutoff:
+                        break
+                    new_key = key + delta
+                    entry = base + add
+                    if put(new_key, entry) < entry:
+                        nxt[new_key] = entry
+        elif moves_cache is not None:
+            # the common case, kept apart for speed: every hand card count ``use`` at once,
+            # as (the mark's addition, the change of the packed state), best value first;
+            # the constants are inlined (see the asserts below the function)
+            cutoffs = [threshold << 112 for threshold in thresholds]
+            for key, packed in layer.items():
+                sub = key >> shift & 0xFF | key >> 32 << 8
+                moves = moves_cache.get(sub)
+                if moves is None:
+                    moves = _plain_moves(
+                        signature, context.must, context.optional, value_each, sub, jokers
+                    )
+                    moves_cache[sub] = moves
+                base = packed >> 112 << 112
+                cutoff = cutoffs[sub >> 8 & 15] - base
+                base |= key << 32
+                for add, delta in moves:
+                    if add < cutoff:
+                        break
+                    new_key = key + delta
+                    entry = base + add
+                    if put(new_key, entry) < entry:
+                        nxt[new_key] = entry
+        else:
+            ace_moves: dict[int, tuple[tuple[int, int], ...]] = {}
+            for key, packed in layer.items():
+                value = packed >> _VALUE_SHIFT
+                state = key >> shift & 0xFF
+                left = jokers - (key >> _J_SHIFT & 15)
+                threshold = thresholds[key >> _J_SHIFT & 15]
+                code = key >> _G_SHIFT & _G_MASK
+                parent = key << _PARENT_SHIFT
+                for split, (must_here, use, must_rest, optional_rest) in enumerate(
+                    _splits(context, key)
+                ):
+                    gained = value + use * value_each
+                    if gained < threshold:
+                        continue
+                    room = _joker_room(context, key, must_here, use, left, strict=strict)
+                    naturals = must_here + use
+                    cache_key = state | naturals << 8 | room << 12 | left << 16 | code << 20
+                    moves = ace_moves.get(cache_key)
                     if moves is None:
-                        moves = _plain_moves(
-                            signature, context.must, context.optional, value_each, sub, jokers
-                        )
-                        moves_cache[sub] = moves
-                    base = packed >> 96 << 96
-                    cutoff = cutoffs[sub >> 8 & 15] - base
-                    base |= key << 16
-                    for add, delta in moves:
-                        if add < cutoff:
-                            break
-                        new_key = key + delta
-                        entry = base + add
+                        moves = _moves(signature, cache_key, shift, jokers)
+                        ace_moves[cache_key] = moves
+                    if context.low_ace:
+                        base = key + ((must_rest | optional_rest << 2) << ace_shift)
+                    else:
+                        base = key - ((key >> ace_shift & 15) << ace_shift)
+                    mark = gained << _VALUE_SHIFT | parent | split << 10
+                    for delta, number in moves:
+                        new_key = base + delta
+                        entry = mark | number
                         if put(new_key, entry) < entry:
                             nxt[new_key] = entry
-            else:
-                ace_moves: dict[int, tuple[tuple[int, int], ...]] = {}
-                for key, packed in layer.items():
-                    value = packed >> _VALUE_SHIFT
-                    state = key >> shift & 0xFF
-                    left = jokers - (key >> _J_SHIFT & 15)
-                    threshold = thresholds[key >> _J_SHIFT & 15]
-                    code = key >> _G_SHIFT & _G_MASK
-                    parent = key << _PARENT_SHIFT
-                    for split, (must_here, use, must_rest, optional_rest) in enumerate(
-                        _splits(context, key)
-                    ):
-                        gained = value + use * value_each
-                        if gained < threshold:
-                            continue
-                        room = _joker_room(context, key, must_here, use, left, strict=strict)
-                        naturals = must_here + use
-                        cache_key = state | naturals << 8 | room << 12 | left << 16 | code << 20
-                        moves = ace_moves.get(cache_key)
-                        if moves is None:
-                            moves = _moves(signature, cache_key, shift, jokers)
-                            ace_moves[cache_key] = moves
-                        if context.low_ace:
-                            base = key + ((must_rest | optional_rest << 2) << ace_shift)
-                        else:
-                            base = key - ((key >> ace_shift & 15) << ace_shift)
-                        mark = gained << _VALUE_SHIFT | parent | split << 10
-                        for delta, number in moves:
-                            new_key = base + delta
-                            entry = mark | number
-                            if put(new_key, entry) < entry:
-                                nxt[new_key] = entry
-            if beam and len(nxt) > beam:
-                nxt = _best_states(nxt, beam, unit)
-            if not nxt:
-                return None  # no state left: no later step can make one
-            layer = nxt
-            layers.append(nxt)
+        if beam and len(nxt) > beam:
+            nxt = _best_states(nxt, beam, unit)
+        if not nxt:
+            return None  # no state left: no later step can make one
+        layer = nxt
+        layers.append(nxt)
     best_key = None
     best_value = _NEG
     for key, packed in layer.items():
@@ -1012,11 +1141,14 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     if best_key is None:
         return None
     contexts = [context for context, _ in plan]
-    return _Reached(best_value, best_key, contexts, layers, jokers, strict)
+    signatures = [signature for _, signature in plan]
+    return _Reached(
+        best_value, best_key, contexts, layers, jokers, strict, tables, pairs, signatures
+    )
 
 
 # the constants the hot loop of _search spells out
-assert (_VALUE_SHIFT, _PARENT_SHIFT, _J_SHIFT) == (96, 16, 32)
+assert (_VALUE_SHIFT, _PARENT_SHIFT, _J_SHIFT) == (112, 32, 32)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -1117,38 +1249,62 @@ def _group_need(code: int, later: tuple[int, ...], min_size: int, max_size: int)
     return best
 
 
-def _choices(
-    contexts: Sequence[_Context],
-    parents: Sequence[dict[int, int]],
-    key: int,
-    jokers: int,
-    *,
-    strict: bool,
-) -> list[tuple[int, int, _Step] | int]:
+def _path(reached: _Reached, key: int) -> list[tuple[int, int, int]]:
+    """(step, the state before it, its 16 mark bits) on the way to ``key``, last step first."""
+    contexts, jokers = reached.contexts, reached.jokers
+    # the steps of each layer: one, or a pair
+    spans: list[tuple[int, ...]] = []
+    number = 0
+    while number < len(contexts):
+        if reached.pairs[number] is not None:
+            spans.append((number, number + 1))
+            number += 2
+        else:
+            spans.append((number,))
+            number += 1
+    path: list[tuple[int, int, int]] = []
+    for back, span in zip(reversed(reached.layers), reversed(spans), strict=True):
+        mark = back[key] & _MARK_MASK
+        parent_key = mark >> _PARENT_SHIFT
+        if len(span) == 1:
+            path.append((span[0], parent_key, mark & 0xFFFF))
+        else:
+            first, second = span
+            bits = mark >> 16 & 0xFFFF
+            context = contexts[first]
+            table = reached.tables[first]
+            assert table is not None
+            sub = parent_key >> context.suit * _SUIT_BITS & 0xFF | parent_key >> _J_SHIFT << 8
+            moves = _table_moves(table, reached.signatures[first], context, sub, jokers)
+            delta = next(delta for add, delta in moves if add & 0xFFFF == bits)
+            path.append((second, parent_key + delta, mark & 0xFFFF))
+            path.append((first, parent_key, bits))
+        key = parent_key
+    return path
+
+
+def _choices(reached: _Reached, key: int) -> list[tuple[int, int, _Step] | int]:
     """The choice made at every step on the way to ``key``, first step first.
 
     A suit step's choice is (table tiles there, hand cards there, transition); after the last
     suit of a position comes the number of jokers the position's groups took (at the step
     that closed them).
     """
+    contexts, jokers, strict = reached.contexts, reached.jokers, reached.strict
+    path = _path(reached, key)
     choices: list[tuple[int, int, _Step] | int] = []
-    step_number = len(parents)
     groups_at = 0  # where the jokers of the position's groups go, once known
-    for back in reversed(parents):
-        step_number -= 1
-        mark = back[key] & _MARK_MASK
-        parent_key = mark >> _PARENT_SHIFT
+    for step_number, parent_key, bits in path:
         context = contexts[step_number]
         if context.suit == SUITS - 1:
             groups_at = len(choices)
             choices.append(0)  # the position's groups, after its last suit
         if context.closes:
-            choices[groups_at] = mark >> _EXTRA_SHIFT & 3
-        split, number = mark >> 10 & 15, mark & 0x3FF
+            choices[groups_at] = bits >> _EXTRA_SHIFT & 3
+        split, number = bits >> 10 & 15, bits & 0x3FF
         state = parent_key >> context.suit * _SUIT_BITS & 0xFF
         if not (number or state or context.must or context.optional):
             choices.append((0, 0, _IDLE))  # nothing here and no run open: the first step
-            key = parent_key
             continue
         left = jokers - (parent_key >> _J_SHIFT & 15)
         if context.low_ace or context.high_ace:
@@ -1159,7 +1315,6 @@ def _choices(
             room = left if strict or use == context.optional else 0
         steps = _context_steps(context, state, must_here + use, room, left, strict)
         choices.append((must_here, use, steps[number]))
-        key = parent_key
     choices.reverse()
     return choices
 
