@@ -1319,10 +1319,6 @@ def _choices(reached: _Reached, key: int) -> list[tuple[int, int, _Step] | int]:
     return choices
 
 
-def _flags(jokers: int, count: int) -> list[bool]:
-    return [True] * jokers + [False] * (count - jokers)
-
-
 def _trace(  # noqa: PLR0912, PLR0915
     problem: _Problem, choices: Sequence[tuple[int, int, _Step] | int], value: int, *, strict: bool
 ) -> tuple[list[Run], list[Group], list[int], int, int]:
@@ -1381,20 +1377,18 @@ def _trace(  # noqa: PLR0912, PLR0915
                     new4.append(run)
                 else:
                     new3.append(run)
-            flags = _flags(on_3, continued)
             for number, run in enumerate(k3):
                 if number < continued:
-                    run[1].append(flags[number])
-                    if flags[number] and not strict:
+                    is_joker = number < on_3
+                    run[1].append(is_joker)
+                    if is_joker and not strict:
                         new4.append(run)
                     else:
                         new3.append(run)
                 else:
                     runs.append(Run(suit, run[0], tuple(run[1])))
             fresh = tiles - len(k1) - len(k2) - len(k4) - continued - group
-            starts = _flags(started, fresh)
-            for is_joker in starts:
-                new1.append((position, [is_joker]))
+            new1.extend((position, [number < started]) for number in range(fresh))
             buckets[suit] = [new1, new2, new3, new4]
         extra = choices[index]
         index += 1
