@@ -27,11 +27,15 @@ and 1, and 2 and 3, of a position without aces are searched as one layer, with t
 transitions composed (fewer, larger layers); a position's groups are closed at its last suit
 with tiles.
 
-**Bounds.** A first pass keeps only the best :data:`BEAMS` states of each step: it finds a good
+**Bounds.** A first pass keeps only the best :data:`BEAMS` states of each layer (by value, less
+the cards still owed to short runs and the jokers used: :func:`_best_states`): it finds a good
 solution quickly but may miss the best. The exact pass then drops every state whose value plus
 the hand cards not yet reached cannot beat that solution; when nothing is left, the first
 solution was optimal. A hand card three or more positions ahead counts only if a group or a
-three-card run around it can be completed with the jokers the state has left.
+three-card run around it can be completed with the jokers the state has left, and those that
+need a joker add no more than the most valuable rank or suit of them per joker left (a joker is
+in one group or one run). A state is dead when the table tiles three or more positions ahead
+need more jokers than it has left (summed over tiles that no one meld can hold together).
 
 **Jokers as helpers.** The main search treats every joker, from the table or the hand, as a
 helper that may fill a slot only where it is needed, and assumes the jokers it does not need can
@@ -50,7 +54,9 @@ melds found, the relaxed solution is a real one and therefore optimal; otherwise
 table of full melds) a strict search, with every joker placed slot by slot and none of the
 shortcuts above, decides exactly.
 
-It is exact: ``tests/variants/test_carousel.py`` holds it to a brute-force oracle.
+It is exact: ``tests/variants/test_carousel.py`` holds it to a brute-force oracle (Carousel's
+rules) and ``tests/test_table_solver.py`` to one with aces low only, and the pruned search to the
+exhaustive one (``solve(..., exhaustive=True)``) on Rummikub-shaped positions.
 """
 
 from __future__ import annotations
