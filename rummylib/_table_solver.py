@@ -543,20 +543,18 @@ def _pair_moves(
     model = (sub & 0xFFFF) << shift | (sub >> 16) << _J_SHIFT  # a state with this ``sub``
     first_sub = sub & 0xFF | sub >> 16 << 8
     found: list[tuple[int, int]] = []
+    second_shift = shift + _SUIT_BITS
     for add, delta in _table_moves(first_table, first_signature, first_context, first_sub, jokers):
         middle = model + delta
-        second_sub = middle >> shift + _SUIT_BITS & 0xFF | middle >> _J_SHIFT << 8
-        gain = add >> _VALUE_SHIFT
-        bits = (add & 0xFFFF) << 16
-        for then_add, then_delta in _table_moves(
-            second_table, second_signature, second_context, second_sub, jokers
-        ):
-            found.append(
-                (
-                    (gain + (then_add >> _VALUE_SHIFT)) << _VALUE_SHIFT | bits | then_add & 0xFFFF,
-                    delta + then_delta,
-                )
+        second_sub = middle >> second_shift & 0xFF | middle >> _J_SHIFT << 8
+        # the first step's value stays above bit _VALUE_SHIFT, its mark bits go up by 16
+        head = add - (add & 0xFFFF) + ((add & 0xFFFF) << 16)
+        found += [
+            (head + then_add, delta + then_delta)
+            for then_add, then_delta in _table_moves(
+                second_table, second_signature, second_context, second_sub, jokers
             )
+        ]
     found.sort(reverse=True)
     return tuple(found)
 
@@ -1190,8 +1188,9 @@ def _plain_moves(  # noqa: PLR0917
         if strict or use == optional:
             cache_key |= left << 12
         gain = (use * value) << _VALUE_SHIFT | use << 10
-        moves = _moves(signature, cache_key, shift, jokers)
-        found.extend((gain | number, delta) for delta, number in moves)
+        found += [
+            (gain | number, delta) for delta, number in _moves(signature, cache_key, shift, jokers)
+        ]
     return tuple(found)
 
 
