@@ -22,13 +22,20 @@ open runs, start new runs, or go to the groups of that rank; when a position is 
 tiles must form groups with the fewest jokers. A state is packed into one integer, and each
 layer maps it to its value with the parent state and choice packed below it, so the best final
 state is traced back step by step. Transitions are cached per (run state, tiles, jokers left),
-and a group that the later suits of the position could not complete is dropped at once.
+and a group that the later suits of the position could not complete is dropped at once. Suits 0
+and 1, and 2 and 3, of a position without aces are searched as one layer, with their
+transitions composed (fewer, larger layers); a position's groups are closed at its last suit
+with tiles.
 
-**Bounds.** A first pass keeps only the best :data:`BEAM` states of each step: it finds a good
+**Bounds.** A first pass keeps only the best :data:`BEAMS` states of each layer (by value, less
+the cards still owed to short runs and the jokers used: :func:`_best_states`): it finds a good
 solution quickly but may miss the best. The exact pass then drops every state whose value plus
 the hand cards not yet reached cannot beat that solution; when nothing is left, the first
 solution was optimal. A hand card three or more positions ahead counts only if a group or a
-three-card run around it can be completed with the jokers the state has left.
+three-card run around it can be completed with the jokers the state has left, and those that
+need a joker add no more than the most valuable rank or suit of them per joker left (a joker is
+in one group or one run). A state is dead when the table tiles three or more positions ahead
+need more jokers than it has left (summed over tiles that no one meld can hold together).
 
 **Jokers as helpers.** The main search treats every joker, from the table or the hand, as a
 helper that may fill a slot only where it is needed, and assumes the jokers it does not need can
@@ -47,13 +54,14 @@ melds found, the relaxed solution is a real one and therefore optimal; otherwise
 table of full melds) a strict search, with every joker placed slot by slot and none of the
 shortcuts above, decides exactly.
 
-It is exact: ``tests/variants/test_carousel.py`` holds it to a brute-force oracle.
+It is exact: ``tests/variants/test_carousel.py`` holds it to a brute-force oracle (Carousel's
+rules) and ``tests/test_table_solver.py`` to one with aces low only, and the pruned search to the
+exhaustive one (``solve(..., exhaustive=True)``) on Rummikub-shaped positions.
 """
 
 from __future__ import annotations
 
 import functools
-import heapq
 import itertools
 import threading
 from collections.abc import Sequence
@@ -69,11 +77,22 @@ _ACE_SHIFT: Final = _G_SHIFT + 9
 #: Group digits: suits that gave one, two, three tiles (3 bits each).
 _G_DELTA: Final = (0, 1, 1 << 3, 1 << 6)
 _NEG: Final = -(1 << 62)
+#: A threshold no value reaches: the state is dead.
+_DEAD: Final = 1 << 62
 #: Where the value sits in a layer entry, above the mark (parent state and choice).
-_VALUE_SHIFT: Final = 96
+_VALUE_SHIFT: Final = 112
 _MARK_MASK: Final = (1 << _VALUE_SHIFT) - 1
-#: States kept per step by the first, quick search whose result bounds the exact one.
-BEAM: Final = 16
+#: Where a layer entry's mark holds the parent state, and the jokers a position's groups took
+#: (above the hand cards used, 4 bits from bit 10, and the step number, 10 bits). A layer of two
+#: suit steps holds the first one's 16 bits above the second's.
+_PARENT_SHIFT: Final = 32
+_EXTRA_SHIFT: Final = 14
+#: More bits than a packed state has (for the beam order's tie-break).
+_KEY_BITS: Final = 80
+_KEY_MASK: Final = (1 << _KEY_BITS) - 1
+#: States kept per step by the first, quick searches whose result bounds the exact one (a wider
+#: one runs only when the narrower found nothing).
+BEAMS: Final = (16, 64)
 
 
 class Layout(NamedTuple):
@@ -248,6 +267,12 @@ class _Step(NamedTuple):
     started_jokers: int
 
 
+#: The step that changes nothing: no tiles, no runs open (always the first of its steps).
+_IDLE: Final = _Step(
+    new_state=0, jokers=0, group=0, joker_to=(0, 0, 0, 0), continued=0, started_jokers=0
+)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _steps(  # noqa: PLR0912, PLR0917  (the transition rules in one place)
     state: int,
@@ -358,6 +383,7 @@ def solve(
     min_size: int = 3,
     max_group_size: int = 4,
     longest_run: int = 13,
+    exhaustive: bool = False,
 ) -> Solution | None:
     """The best play, or ``None`` when the table cannot be kept in melds at all.
 
@@ -373,6 +399,8 @@ def solve(
         min_size: the fewest cards in a meld.
         max_group_size: the most cards in a group.
         longest_run: the most cards in one run (longer runs are cut into pieces).
+        exhaustive: search every state, with no beam, bound or dead-state test (slow: for
+            tests, which hold the pruned search to it).
     """
     positions = len(layout.ranks)
 
@@ -408,14 +436,34 @@ def solve(
     )
     # every search reads the same tiles and bounds: worked out once
     available = _available(problem)
-    remaining, ceiling = _future_bounds(problem, available, jokers)
-    searched = functools.partial(_search, problem, jokers=jokers, remaining=remaining)
+    bounds = _future_bounds(problem, available, jokers)
+    if exhaustive:
+        bounds = _no_bounds(len(bounds.needed), jokers)
+    ceiling = bounds.ceiling
+    searched = functools.partial(_search, problem, jokers=jokers, bounds=bounds)
     relaxed = _plan(problem, available, strict=False)
+    relaxed_tables = _step_tables(relaxed, jokers)
+    relaxed_pairs = _pair_tables(relaxed, jokers)
     # a quick beam search finds a good solution; the exact search then only looks for better
-    reached = searched(strict=False, plan=relaxed, beam=BEAM)
+    placeable = [value for value, count in zip(values, optional, strict=True) if count]
+    unit = max(1, sum(placeable) // len(placeable)) if placeable else 1
+    reached = None
+    for width in () if exhaustive else BEAMS:
+        reached = searched(
+            strict=False,
+            plan=relaxed,
+            tables=relaxed_tables,
+            pairs=relaxed_pairs,
+            beam=width,
+            unit=unit,
+        )
+        if reached is not None:
+            break
     if reached is None or reached.value < ceiling:
         floor = _NEG if reached is None else reached.value + 1
-        better = searched(strict=False, plan=relaxed, floor=floor)
+        better = searched(
+            strict=False, plan=relaxed, tables=relaxed_tables, pairs=relaxed_pairs, floor=floor
+        )
         if better is not None:
             reached = better
     if reached is not None:
@@ -429,11 +477,119 @@ def solve(
             return _finish(
                 runs, groups, used, hand_jokers, value + hand_jokers * joker_value, longest_run
             )
-    reached = searched(strict=True, plan=_plan(problem, available, strict=True))
+    strict_plan = _plan(problem, available, strict=True)
+    reached = searched(
+        strict=True,
+        plan=strict_plan,
+        tables=_step_tables(strict_plan, jokers),
+        pairs=_pair_tables(strict_plan, jokers),
+    )
     if reached is None:
         return None
     runs, groups, used, hand_used, value = _trace_back(problem, reached)
     return _finish(runs, groups, used, hand_used, value, longest_run)
+
+
+def _pair_tables(
+    plan: Sequence[tuple[_Context, _Signature]], jokers: int
+) -> list[dict[int, tuple[tuple[int, int], ...]] | None]:
+    """For each first step of a pair searched in one layer, its :func:`_pair_table`.
+
+    Suits 0 and 1, and 2 and 3, of a position go together when neither step has aces.
+    """
+    pairs: list[dict[int, tuple[tuple[int, int], ...]] | None] = [None] * len(plan)
+    for number in range(0, len(plan), 2):
+        (first, first_signature), (second, second_signature) = plan[number], plan[number + 1]
+        if not (first.low_ace or first.high_ace or second.low_ace or second.high_ace):
+            pairs[number] = _pair_table(
+                (first_signature, first.must, first.optional, first.value),
+                (second_signature, second.must, second.optional, second.value),
+                jokers,
+            )
+    return pairs
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _pair_table(
+    first: tuple[_Signature, int, int, int], second: tuple[_Signature, int, int, int], jokers: int
+) -> dict[int, tuple[tuple[int, int], ...]]:
+    """The transitions of one kind of pair of steps, by the two suits' run states and above.
+
+    Filled as the searches meet new states, like :func:`_step_table`.
+    """
+    del first, second, jokers  # the key of the cache
+    return {}
+
+
+def _pair_moves(
+    plan: Sequence[tuple[_Context, _Signature]],
+    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
+    number: int,
+    sub: int,
+    jokers: int,
+) -> tuple[tuple[int, int], ...]:
+    """The transitions of steps ``number`` and the next at once, most valuable first.
+
+    ``sub`` holds the two suits' run states (16 bits) with the jokers used, group code and ace
+    tiles above. Each is (mark addition, state change): the values add up, and the first
+    step's mark bits go above the second's.
+    """
+    first_context, first_signature = plan[number]
+    second_context, second_signature = plan[number + 1]
+    first_table, second_table = tables[number], tables[number + 1]
+    assert first_table is not None
+    assert second_table is not None
+    shift = first_context.suit * _SUIT_BITS
+    model = (sub & 0xFFFF) << shift | (sub >> 16) << _J_SHIFT  # a state with this ``sub``
+    first_sub = sub & 0xFF | sub >> 16 << 8
+    found: list[tuple[int, int]] = []
+    second_shift = shift + _SUIT_BITS
+    for add, delta in _table_moves(first_table, first_signature, first_context, first_sub, jokers):
+        middle = model + delta
+        second_sub = middle >> second_shift & 0xFF | middle >> _J_SHIFT << 8
+        # the first step's value stays above bit _VALUE_SHIFT, its mark bits go up by 16
+        head = add - (add & 0xFFFF) + ((add & 0xFFFF) << 16)
+        found += [
+            (head + then_add, delta + then_delta)
+            for then_add, then_delta in _table_moves(
+                second_table, second_signature, second_context, second_sub, jokers
+            )
+        ]
+    found.sort(reverse=True)
+    return tuple(found)
+
+
+def _table_moves(
+    table: dict[int, tuple[tuple[int, int], ...]],
+    signature: _Signature,
+    context: _Context,
+    sub: int,
+    jokers: int,
+) -> tuple[tuple[int, int], ...]:
+    """The :func:`_plain_moves` of ``sub`` at a step, from its table (filled if need be)."""
+    moves = table.get(sub)
+    if moves is None:
+        moves = _plain_moves(signature, context.must, context.optional, context.value, sub, jokers)
+        table[sub] = moves
+    return moves
+
+
+def _no_bounds(steps: int, jokers: int) -> _Bounds:
+    """Bounds that prune nothing: every state may gain more than any value."""
+    gains: list[list[int | None]] = [[-_NEG] * (jokers + 1) for _ in range(steps)]
+    return _Bounds([0] * steps, -_NEG, gains)
+
+
+def _step_tables(
+    plan: Sequence[tuple[_Context, _Signature]], jokers: int
+) -> list[dict[int, tuple[tuple[int, int], ...]] | None]:
+    """The :func:`_step_table` of each step without aces of ``plan``."""
+    return [
+        None
+        if context.low_ace or context.high_ace
+        else _step_table(signature, context.must, context.optional, context.value, jokers)
+        for context, signature in plan
+    ]
 
 
 def _finish(  # noqa: PLR0917
@@ -522,6 +678,8 @@ class _Context(NamedTuple):
     high_ace: bool
     high_possible: bool
     may_start: bool
+    #: Whether the position's groups are closed at this step: its last suit with tiles.
+    closes: bool
 
 
 def _splits(context: _Context, key: int) -> list[tuple[int, int, int, int]]:
@@ -578,75 +736,199 @@ def _available(problem: _Problem) -> list[list[int]]:
     ]
 
 
-def _future_bounds(
-    problem: _Problem, available: Sequence[Sequence[int]], jokers: int
-) -> tuple[list[list[int]], int]:
-    """For each number of jokers left, what the hand cards after each suit step could add.
+def _fewest_jokers(masks: Sequence[int], suit: int, position: int, last: int) -> int:
+    """The fewest jokers a meld holding a tile of (``suit``, ``position``) needs.
 
-    A hand card three or more positions ahead can only go into a meld of later tiles, so with
-    ``left`` jokers it counts only if some group or three-card run around it misses at most
-    ``left`` tiles. Nearer cards, and aces (low or high), always count. Also returns the
-    bound before the first step.
+    A group needs two other suits of its rank, a run a window of three positions around the
+    tile; each missing tile is a joker. ``masks`` holds, per suit, a bit for each position
+    with a tile (table or hand): every tile counts as available, so it is a lower bound.
+    """
+    bit = 1 << position
+    others = 0
+    for other in range(SUITS):
+        if other != suit and masks[other] & bit:
+            others += 1
+    if others >= 2:
+        return 0
+    fewest = 2 - others
+    row = masks[suit] & ~bit
+    for low in range(max(0, position - 2), min(position, last - 2) + 1):
+        missing = 2 - (row & 7 << low).bit_count()
+        fewest = min(fewest, missing)
+    return fewest
+
+
+def _needs(
+    problem: _Problem, masks: Sequence[int]
+) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """The value of each slot's hand cards, the fewest jokers they need, and those of its tiles.
+
+    Returns ``worth[suit][position]``, ``need[suit][position]`` and
+    ``must_need[position][suit]`` (0 for aces, and shared aces count at the high position).
     """
     layout = problem.layout
     positions = len(layout.ranks)
     last = positions - 1
-    # worth: the value of each slot's hand cards; need: the fewest jokers they need
     worth = [[0] * positions for _ in range(SUITS)]
     need = [[0] * positions for _ in range(SUITS)]
+    must_need = [[0] * SUITS for _ in range(positions)]
     for position in range(positions):
+        is_ace = layout.ranks[position] == 1
         for suit in range(SUITS):
+            if problem.must[suit][position] and not is_ace:
+                must_need[position][suit] = _fewest_jokers(masks, suit, position, last)
             count = problem.optional[suit][position]
             if not count or (layout.shared_aces and position == 0):
-                continue  # shared aces count at the high position
-            worth[suit][position] = count * problem.values[suit][position]
-            if layout.ranks[position] == 1:
                 continue
-            others = sum(
-                1 for other in range(SUITS) if other != suit and available[other][position]
-            )
-            fewest = max(0, 2 - others)
-            for low in range(max(0, position - 2), min(position, last - 2) + 1):
-                window = range(low, low + 3)
-                missing = sum(
-                    1 for spot in window if spot != position and not available[suit][spot]
-                )
-                fewest = min(fewest, missing)
-            need[suit][position] = fewest
-    # every[q]: all hand cards at positions q and beyond; reach[left][q]: those ``left`` reach
+            worth[suit][position] = count * problem.values[suit][position]
+            if not is_ace:
+                need[suit][position] = _fewest_jokers(masks, suit, position, last)
+    return worth, need, must_need
+
+
+def _jokers_ahead(
+    must_need: Sequence[Sequence[int]], masks: Sequence[int], jokers: int
+) -> list[int]:
+    """Per position, a lower bound on the jokers the table tiles there and beyond need.
+
+    Tiles that need jokers are taken from the last position down, each only if no meld can
+    hold it and a tile taken before at a saving: taken tiles are at different positions, and
+    two of one suit have at least as many empty positions between them as the jokers both
+    need. Every taken tile's meld then holds its own jokers, so their needs add up.
+    """
+    positions = len(must_need)
+    ahead = [0] * (positions + 4)
+    taken: list[tuple[int, int, int]] = []  # (suit, position, need)
+    total = 0
+    for position in range(positions - 1, -1, -1):
+        for suit in range(SUITS):
+            need = must_need[position][suit]
+            if not need or total > jokers:
+                continue
+            empty = ~masks[suit]
+            if all(
+                other_suit != suit
+                or (empty & ((1 << other_position) - (2 << position))).bit_count()
+                >= need + other_need
+                for other_suit, other_position, other_need in taken
+            ):
+                taken.append((suit, position, need))
+                total += need
+                break  # one tile per position
+        ahead[position] = total
+    return ahead
+
+
+class _Bounds(NamedTuple):
+    """What the search may still gain, and the jokers it still needs, after each suit step.
+
+    Attributes:
+        needed: per step, the fewest jokers that must be left for the table tiles three or more
+            positions ahead (a state with fewer cannot place them all).
+        ceiling: the bound before the first step.
+    """
+
+    needed: list[int]
+    ceiling: int
+    #: per step, per jokers used: what the hand cards not yet reached could still add with the
+    #: jokers left, or ``None`` for a dead state
+    gains: list[list[int | None]]
+
+
+def _future_bounds(problem: _Problem, available: Sequence[Sequence[int]], jokers: int) -> _Bounds:
+    """For each number of jokers left, what the hand cards after each suit step could add.
+
+    A hand card three or more positions ahead can only go into a meld of later tiles, so with
+    ``left`` jokers it counts only if some group or three-card run around it misses at most
+    ``left`` tiles. Nearer cards, and aces (low or high), always count. A table tile three or
+    more positions ahead must go into such a meld: a state with fewer jokers left than it needs
+    is dead.
+    """
+    positions = len(problem.layout.ranks)
+    last = positions - 1
+    masks = [sum(1 << spot for spot, count in enumerate(row) if count) for row in available]
+    worth, need, must_need = _needs(problem, masks)
+    ahead = _jokers_ahead(must_need, masks, jokers)
+    # every[q]: all hand cards at positions q and beyond; reach[left][q]: what ``left`` jokers
+    # reach of them. A card that needs a joker is in a meld with one, and each joker is in one
+    # meld: a group (one rank) or a run (one suit). So with ``left`` jokers the cards that need
+    # one add at most the ``left`` most valuable of the ranks' and the suits' such cards.
     every = [0] * (positions + 4)
     reach = [[0] * (positions + 4) for _ in range(jokers + 1)]
+    # (and no more than those that need at most ``left`` jokers each)
+    by_need = [0] * (jokers + 2)  # the cards from here on, by the jokers they need
+    by_rank: list[int] = []
+    by_suit = [0] * SUITS
     for position in range(last, -1, -1):
-        every[position] = every[position + 1] + sum(worth[suit][position] for suit in range(SUITS))
+        rank_total = 0
+        for suit in range(SUITS):
+            card_worth = worth[suit][position]
+            if card_worth:
+                fewest = min(need[suit][position], jokers + 1)
+                by_need[fewest] += card_worth
+                if 0 < fewest <= jokers:
+                    rank_total += card_worth
+                    by_suit[suit] += card_worth
+        every[position] = sum(by_need)
+        if rank_total:
+            by_rank.append(rank_total)
+        clusters = sorted((*by_rank, *by_suit), reverse=True)
         for left in range(jokers + 1):
-            reach[left][position] = reach[left][position + 1] + sum(
-                worth[suit][position] for suit in range(SUITS) if need[suit][position] <= left
+            reach[left][position] = by_need[0] + min(
+                sum(clusters[:left]), sum(by_need[1 : left + 1])
             )
-    bounds: list[list[int]] = [[] for _ in range(jokers + 1)]
+    needed: list[int] = []
+    gains: list[list[int | None]] = []
     total = every[0]
     for position in range(positions):
+        far = position + 3
+        must_left = ahead[far]
         for suit in range(SUITS):
             total -= worth[suit][position]
-            far = position + 3
-            for left in range(jokers + 1):
-                bounds[left].append(total - every[far] + reach[left][far])
-    return bounds, every[0] - every[3] + reach[jokers][3]
+            near = total - every[far]
+            needed.append(must_left)
+            gains.append(
+                [
+                    near + reach[jokers - used][far] if jokers - used >= must_left else None
+                    for used in range(jokers + 1)
+                ]
+            )
+    return _Bounds(needed, every[0] - every[3] + reach[jokers][3], gains)
 
 
-def _rank_state(item: tuple[int, int]) -> tuple[int, int, int, int]:
-    """Beam order: value, then fewer jokers used, fewer runs still owed cards, the key."""
-    key, packed = item
+def _best_states(layer: dict[int, int], beam: int, unit: int) -> dict[int, int]:
+    """The ``beam`` states of ``layer`` the beam keeps, in a fixed order (larger first).
+
+    Twice the value, less ``unit`` (the value of a typical hand card) for each card still owed
+    to a short run and each joker used; then the smaller key. Valuing a state by what it has
+    placed alone leads the beam into dead ends: states that took a hand card early in a way
+    the table cannot complete.
+    """
     owed = _OWED
-    return (
-        packed >> _VALUE_SHIFT,
-        -(key >> _J_SHIFT & 15),
-        -owed[key & 0xFF] - owed[key >> 8 & 0xFF] - owed[key >> 16 & 0xFF] - owed[key >> 24 & 0xFF],
-        -key,
-    )
+    scores = [
+        (
+            (
+                (packed >> _VALUE_SHIFT) * 2
+                - (
+                    owed[key & 0xFF]
+                    + owed[key >> 8 & 0xFF]
+                    + owed[key >> 16 & 0xFF]
+                    + owed[key >> 24 & 0xFF]
+                    + (key >> _J_SHIFT & 15)
+                )
+                * unit
+            )
+            << _KEY_BITS
+        )
+        - key
+        for key, packed in layer.items()
+    ]
+    scores.sort(reverse=True)
+    return {(-score) & _KEY_MASK: layer[(-score) & _KEY_MASK] for score in scores[:beam]}
 
 
 #: What a step's transitions depend on besides the state: see :func:`_moves`.
-_Signature = tuple[int, int, int, bool, bool, bool, tuple[int, ...], int, int]
+_Signature = tuple[int, int, int, bool, bool, bool, tuple[int, ...], int, int, bool]
 
 
 def _plan(
@@ -660,34 +942,43 @@ def _plan(
     last = positions - 1
     joker_start = positions - problem.min_size
     plan: list[tuple[_Context, _Signature]] = []
+    min_size, max_size = problem.min_size, problem.max_group_size
     for position in range(positions):
         is_last = position == last
+        low_ace = shared and position == 0
+        high_ace = shared and is_last
+        may_start = strict or position == joker_start
+        column = [min(available[suit][position], 3) for suit in range(SUITS)]
+        closer = max((suit for suit in range(SUITS) if column[suit]), default=SUITS - 1)
         for suit in range(SUITS):
+            row = available[suit]
+            following, after = row[position + 1], row[position + 2]
             context = _Context(
-                position=position,
-                suit=suit,
-                must=must[suit][position],
-                optional=optional[suit][position],
-                value=values[suit][position],
-                following=available[suit][position + 1],
-                after=available[suit][position + 2],
-                is_last=is_last,
-                low_ace=shared and position == 0,
-                high_ace=shared and is_last,
-                high_possible=problem.high_ace_possible[suit],
-                may_start=strict or position == joker_start,
+                position,
+                suit,
+                must[suit][position],
+                optional[suit][position],
+                values[suit][position],
+                following,
+                after,
+                is_last,
+                low_ace,
+                high_ace,
+                problem.high_ace_possible[suit],
+                may_start,
+                suit == closer,
             )
-            later = tuple(min(available[other][position], 3) for other in range(suit + 1, SUITS))
             signature = (
                 suit,
-                context.following,
-                context.after,
+                following,
+                after,
                 is_last,
-                context.may_start,
+                may_start,
                 strict,
-                later,
-                problem.min_size,
-                problem.max_group_size,
+                tuple(column[suit + 1 :]),
+                min_size,
+                max_size,
+                suit == closer,
             )
             plan.append((context, signature))
     return plan
@@ -702,15 +993,16 @@ class _Reached(NamedTuple):
     layers: list[dict[int, int]]
     jokers: int
     strict: bool
+    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None]
+    pairs: Sequence[dict[int, tuple[tuple[int, int], ...]] | None]
+    signatures: list[_Signature]
 
 
 def _trace_back(
     problem: _Problem, reached: _Reached
 ) -> tuple[list[Run], list[Group], list[int], int, int]:
     """The melds of a search's best final state: runs, groups, hand cards and jokers used, value."""
-    choices = _choices(
-        reached.contexts, reached.layers, reached.key, reached.jokers, strict=reached.strict
-    )
+    choices = _choices(reached, reached.key)
     return _trace(problem, choices, reached.value, strict=reached.strict)
 
 
@@ -720,123 +1012,123 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     strict: bool,
     jokers: int,
     plan: list[tuple[_Context, _Signature]],
-    remaining: list[list[int]],
+    bounds: _Bounds,
+    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
+    pairs: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
     floor: int = _NEG,
     beam: int = 0,
+    unit: int = 1,
 ) -> _Reached | None:
     """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
 
-    ``plan`` is :func:`_plan` of the problem (for ``strict``) and ``remaining`` its
+    ``plan`` is :func:`_plan` of the problem (for ``strict``), ``tables`` its steps'
+    :func:`_step_table` (``None`` for a step with aces), ``pairs`` the :func:`_pair_table` of
+    each step that goes with the next in one layer (else ``None``) and ``bounds`` its
     :func:`_future_bounds`. With ``beam``, only that many of the best states are kept after
-    each step: a quick search for a good solution, not necessarily the best.
+    each step (by :func:`_best_states` with ``unit``): a quick search for a good solution, not
+    necessarily the best.
     """
-    positions = len(problem.layout.ranks)
-    group_table = _group_table(problem.min_size, problem.max_group_size, jokers)
-    # ``remaining``: what the hand cards not yet reached could still add, after each suit step
     # Each layer maps a packed state to ``value << _VALUE_SHIFT | mark``, where the mark names
     # the parent state and the choice that led here: one dictionary write per improvement, and
     # ties go to the larger mark, so the result is deterministic.
     layer: dict[int, int] = {0: 0}
     layers: list[dict[int, int]] = []
     step_number = 0
-    for _ in range(positions):
-        for suit in range(SUITS):
-            context, signature = plan[step_number]
-            shift = suit * _SUIT_BITS
-            ace_shift = _ACE_SHIFT + 4 * suit
-            value_each = context.value
-            thresholds = [floor - bound[step_number] for bound in remaining]
-            step_number += 1
-            moves_cache: dict[int, tuple[tuple[int, int], ...]] = {}
-            nxt: dict[int, int] = {}
-            get = nxt.get
-            plain = not (context.low_ace or context.high_ace)
-            fixed_must, fixed_optional = context.must, context.optional
-            top = fixed_optional * value_each
-            if plain:
-                # the common case, kept apart for speed: the split number is ``use``
-                for key, packed in layer.items():
-                    value = packed >> _VALUE_SHIFT
-                    left = jokers - (key >> _J_SHIFT & 15)
-                    threshold = thresholds[left]
-                    if value + top < threshold:
+    while step_number < len(plan):
+        context, signature = plan[step_number]
+        suit = context.suit
+        shift = suit * _SUIT_BITS
+        ace_shift = _ACE_SHIFT + 4 * suit
+        value_each = context.value
+        pair = pairs[step_number]
+        if pair is not None:
+            step_number += 1  # the layer covers this suit and the next
+        # per jokers used: the value a state needs, or more than any value (dead states)
+        thresholds = [
+            floor - gain if gain is not None else _DEAD for gain in bounds.gains[step_number]
+        ]
+        moves_cache = tables[step_number - 1 if pair is not None else step_number]
+        step_number += 1
+        nxt: dict[int, int] = {}
+        put = nxt.setdefault
+        if pair is not None:
+            # two plain suit steps at once: one layer, no states in between
+            cutoffs = [threshold << 112 for threshold in thresholds]
+            for key, packed in layer.items():
+                sub = key >> shift & 0xFFFF | key >> 32 << 16
+                moves = pair.get(sub)
+                if moves is None:
+                    moves = _pair_moves(plan, tables, step_number - 2, sub, jokers)
+                    pair[sub] = moves
+                base = packed >> 112 << 112
+                cutoff = cutoffs[sub >> 16 & 15] - base
+                base |= key << 32
+                for add, delta in moves:
+                    if add < cutoff:
+                        break
+                    new_key = key + delta
+                    entry = base + add
+                    if put(new_key, entry) < entry:
+                        nxt[new_key] = entry
+        elif moves_cache is not None:
+            # the common case, kept apart for speed: every hand card count ``use`` at once,
+            # as (the mark's addition, the change of the packed state), best value first;
+            # the constants are inlined (see the asserts below the function)
+            cutoffs = [threshold << 112 for threshold in thresholds]
+            for key, packed in layer.items():
+                sub = key >> shift & 0xFF | key >> 32 << 8
+                moves = moves_cache.get(sub)
+                if moves is None:
+                    moves = _plain_moves(
+                        signature, context.must, context.optional, value_each, sub, jokers
+                    )
+                    moves_cache[sub] = moves
+                base = packed >> 112 << 112
+                cutoff = cutoffs[sub >> 8 & 15] - base
+                base |= key << 32
+                for add, delta in moves:
+                    if add < cutoff:
+                        break
+                    new_key = key + delta
+                    entry = base + add
+                    if put(new_key, entry) < entry:
+                        nxt[new_key] = entry
+        else:
+            ace_moves: dict[int, tuple[tuple[int, int], ...]] = {}
+            for key, packed in layer.items():
+                value = packed >> _VALUE_SHIFT
+                state = key >> shift & 0xFF
+                left = jokers - (key >> _J_SHIFT & 15)
+                threshold = thresholds[key >> _J_SHIFT & 15]
+                code = key >> _G_SHIFT & _G_MASK
+                parent = key << _PARENT_SHIFT
+                for split, (must_here, use, must_rest, optional_rest) in enumerate(
+                    _splits(context, key)
+                ):
+                    gained = value + use * value_each
+                    if gained < threshold:
                         continue
-                    state = key >> shift & 0xFF
-                    partial = state | left << 16 | (key >> _G_SHIFT & _G_MASK) << 20
-                    parent = key << 14
-                    for use in range(fixed_optional + 1):
-                        gained = value + use * value_each
-                        if gained < threshold:
-                            continue
-                        cache_key = partial | (fixed_must + use) << 8
-                        if strict or use == fixed_optional:
-                            cache_key |= left << 12
-                        moves = moves_cache.get(cache_key)
-                        if moves is None:
-                            moves = _moves(signature, cache_key, shift)
-                            moves_cache[cache_key] = moves
-                        mark = gained << _VALUE_SHIFT | parent | use << 10
-                        for delta, number in moves:
-                            new_key = key + delta
-                            entry = mark | number
-                            if get(new_key, -1) < entry:
-                                nxt[new_key] = entry
-            else:
-                for key, packed in layer.items():
-                    value = packed >> _VALUE_SHIFT
-                    state = key >> shift & 0xFF
-                    left = jokers - (key >> _J_SHIFT & 15)
-                    threshold = thresholds[left]
-                    code = key >> _G_SHIFT & _G_MASK
-                    parent = key << 14
-                    for split, (must_here, use, must_rest, optional_rest) in enumerate(
-                        _splits(context, key)
-                    ):
-                        gained = value + use * value_each
-                        if gained < threshold:
-                            continue
-                        room = _joker_room(context, key, must_here, use, left, strict=strict)
-                        naturals = must_here + use
-                        cache_key = state | naturals << 8 | room << 12 | left << 16 | code << 20
-                        moves = moves_cache.get(cache_key)
-                        if moves is None:
-                            moves = _moves(signature, cache_key, shift)
-                            moves_cache[cache_key] = moves
-                        if context.low_ace:
-                            base = key + ((must_rest | optional_rest << 2) << ace_shift)
-                        else:
-                            base = key - ((key >> ace_shift & 15) << ace_shift)
-                        mark = gained << _VALUE_SHIFT | parent | split << 10
-                        for delta, number in moves:
-                            new_key = base + delta
-                            entry = mark | number
-                            if get(new_key, -1) < entry:
-                                nxt[new_key] = entry
-            if beam and len(nxt) > beam:
-                nxt = dict(heapq.nlargest(beam, nxt.items(), key=_rank_state))
-            if not nxt:
-                return None  # no state left: no later step can make one
-            layer = nxt
-            layers.append(nxt)
-        # close the groups of this position
-        nxt = {}
-        for key, packed in layer.items():
-            code = key >> _G_SHIFT & _G_MASK
-            mark = (packed >> _VALUE_SHIFT) << _VALUE_SHIFT | key << 14
-            if not code:
-                if nxt.get(key, -1) < mark:
-                    nxt[key] = mark
-                continue
-            used = key >> _J_SHIFT & 15
-            base = key - (code << _G_SHIFT)
-            for extra in group_table[code] if strict else group_table[code][:1]:
-                if used + extra > jokers:
-                    break
-                new_key = base + (extra << _J_SHIFT)
-                if nxt.get(new_key, -1) < mark | extra:
-                    nxt[new_key] = mark | extra
+                    room = _joker_room(context, key, must_here, use, left, strict=strict)
+                    naturals = must_here + use
+                    cache_key = state | naturals << 8 | room << 12 | left << 16 | code << 20
+                    moves = ace_moves.get(cache_key)
+                    if moves is None:
+                        moves = _moves(signature, cache_key, shift, jokers)
+                        ace_moves[cache_key] = moves
+                    if context.low_ace:
+                        base = key + ((must_rest | optional_rest << 2) << ace_shift)
+                    else:
+                        base = key - ((key >> ace_shift & 15) << ace_shift)
+                    mark = gained << _VALUE_SHIFT | parent | split << 10
+                    for delta, number in moves:
+                        new_key = base + delta
+                        entry = mark | number
+                        if put(new_key, entry) < entry:
+                            nxt[new_key] = entry
+        if beam and len(nxt) > beam:
+            nxt = _best_states(nxt, beam, unit)
         if not nxt:
-            return None
+            return None  # no state left: no later step can make one
         layer = nxt
         layers.append(nxt)
     best_key = None
@@ -853,7 +1145,53 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     if best_key is None:
         return None
     contexts = [context for context, _ in plan]
-    return _Reached(best_value, best_key, contexts, layers, jokers, strict)
+    signatures = [signature for _, signature in plan]
+    return _Reached(
+        best_value, best_key, contexts, layers, jokers, strict, tables, pairs, signatures
+    )
+
+
+# the constants the hot loop of _search spells out
+assert (_VALUE_SHIFT, _PARENT_SHIFT, _J_SHIFT) == (112, 32, 32)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _step_table(
+    signature: _Signature, must: int, optional: int, value: int, jokers: int
+) -> dict[int, tuple[tuple[int, int], ...]]:
+    """The transitions of one kind of step without aces, by :func:`_plain_moves`'s ``sub``.
+
+    Filled as the searches meet new states; it holds at most one entry per run state, jokers
+    used and group code, and the cache bounds how many such tables are kept.
+    """
+    return {}
+
+
+def _plain_moves(  # noqa: PLR0917
+    signature: _Signature, must: int, optional: int, value: int, sub: int, jokers: int
+) -> tuple[tuple[int, int], ...]:
+    """The transitions from one state of a step without aces: (mark addition, state change).
+
+    ``sub`` is the state's run state in the step's suit, with its jokers used, group code and
+    ace tiles above. They come most valuable first, so that the search stops at the first one
+    below its threshold; the mark addition holds the value gained, the hand cards used and the
+    step's number.
+    """
+    strict = signature[5]
+    shift = signature[0] * _SUIT_BITS
+    state = sub & 0xFF
+    left = jokers - (sub >> 8 & 15)
+    partial = state | left << 16 | (sub >> 12 & _G_MASK) << 20
+    found: list[tuple[int, int]] = []
+    for use in range(optional, -1, -1):
+        cache_key = partial | (must + use) << 8
+        if strict or use == optional:
+            cache_key |= left << 12
+        gain = (use * value) << _VALUE_SHIFT | use << 10
+        found += [
+            (gain | number, delta) for delta, number in _moves(signature, cache_key, shift, jokers)
+        ]
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -861,28 +1199,43 @@ def _moves(
     signature: _Signature,
     cache_key: int,
     shift: int,
+    jokers: int,
 ) -> tuple[tuple[int, int], ...]:
     """The transitions of one step as (change of the packed state, step number) pairs.
 
-    Only the steps whose group tiles can still be completed into groups are kept.
+    Only the steps whose group tiles can still be completed into groups are kept. At the last
+    suit of a position with tiles (no later suit can add to its groups) the groups of the
+    position are closed too: the group tiles are cut into groups with the fewest jokers (every
+    count that completes them, in the strict search), and that count is in the step number's
+    bits from :data:`_EXTRA_SHIFT`.
     """
-    _, following, after, is_last, may_start, strict, later, min_size, max_size = signature
+    _, following, after, is_last, may_start, strict, later, min_size, max_size, closing = signature
     state = cache_key & 0xFF
     naturals = cache_key >> 8 & 15
     max_jokers = cache_key >> 12 & 15
     left = cache_key >> 16 & 15
     code = cache_key >> 20
     steps = _steps(state, naturals, max_jokers, left, following, after, is_last, may_start, strict)
-    return tuple(
-        (
-            ((step.new_state - state) << shift)
-            + (step.jokers << _J_SHIFT)
-            + (_G_DELTA[step.group] << _G_SHIFT),
-            number,
-        )
-        for number, step in enumerate(steps)
-        if _group_need(code + _G_DELTA[step.group], later, min_size, max_size) <= left - step.jokers
-    )
+    table = _group_table(min_size, max_size, jokers) if closing else ()
+    found: list[tuple[int, int]] = []
+    for number, step in enumerate(steps):
+        final = code + _G_DELTA[step.group]
+        if _group_need(final, later, min_size, max_size) > left - step.jokers:
+            continue
+        delta = ((step.new_state - state) << shift) + (step.jokers << _J_SHIFT)
+        if not closing:
+            found.append((delta + (_G_DELTA[step.group] << _G_SHIFT), number))
+            continue
+        # the position's groups: its code goes, the jokers they take are used
+        delta -= code << _G_SHIFT
+        if not final:
+            found.append((delta, number))
+            continue
+        for extra in table[final] if strict else table[final][:1]:
+            if extra > left - step.jokers:
+                break
+            found.append((delta + (extra << _J_SHIFT), number | extra << _EXTRA_SHIFT))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -901,43 +1254,74 @@ def _group_need(code: int, later: tuple[int, ...], min_size: int, max_size: int)
     return best
 
 
-def _choices(
-    contexts: Sequence[_Context],
-    parents: Sequence[dict[int, int]],
-    key: int,
-    jokers: int,
-    *,
-    strict: bool,
-) -> list[tuple[int, int, _Step] | int]:
+def _path(reached: _Reached, key: int) -> list[tuple[int, int, int]]:
+    """(step, the state before it, its 16 mark bits) on the way to ``key``, last step first."""
+    contexts, jokers = reached.contexts, reached.jokers
+    # the steps of each layer: one, or a pair
+    spans: list[tuple[int, ...]] = []
+    number = 0
+    while number < len(contexts):
+        if reached.pairs[number] is not None:
+            spans.append((number, number + 1))
+            number += 2
+        else:
+            spans.append((number,))
+            number += 1
+    path: list[tuple[int, int, int]] = []
+    for back, span in zip(reversed(reached.layers), reversed(spans), strict=True):
+        mark = back[key] & _MARK_MASK
+        parent_key = mark >> _PARENT_SHIFT
+        if len(span) == 1:
+            path.append((span[0], parent_key, mark & 0xFFFF))
+        else:
+            first, second = span
+            bits = mark >> 16 & 0xFFFF
+            context = contexts[first]
+            table = reached.tables[first]
+            assert table is not None
+            sub = parent_key >> context.suit * _SUIT_BITS & 0xFF | parent_key >> _J_SHIFT << 8
+            moves = _table_moves(table, reached.signatures[first], context, sub, jokers)
+            delta = next(delta for add, delta in moves if add & 0xFFFF == bits)
+            path.append((second, parent_key + delta, mark & 0xFFFF))
+            path.append((first, parent_key, bits))
+        key = parent_key
+    return path
+
+
+def _choices(reached: _Reached, key: int) -> list[tuple[int, int, _Step] | int]:
     """The choice made at every step on the way to ``key``, first step first.
 
-    A suit step's choice is (table tiles there, hand cards there, transition); a group step's
-    is the number of jokers its groups took.
+    A suit step's choice is (table tiles there, hand cards there, transition); after the last
+    suit of a position comes the number of jokers the position's groups took (at the step
+    that closed them).
     """
+    contexts, jokers, strict = reached.contexts, reached.jokers, reached.strict
+    path = _path(reached, key)
     choices: list[tuple[int, int, _Step] | int] = []
-    step_number = len(parents)
-    for back in reversed(parents):
-        step_number -= 1
-        mark = back[key] & _MARK_MASK
-        parent_key = mark >> 14
-        if (step_number + 1) % (SUITS + 1) == 0:
-            choices.append(mark & 0x3FF)
-        else:
-            context = contexts[step_number - step_number // (SUITS + 1)]
-            split, number = mark >> 10 & 15, mark & 0x3FF
+    groups_at = 0  # where the jokers of the position's groups go, once known
+    for step_number, parent_key, bits in path:
+        context = contexts[step_number]
+        if context.suit == SUITS - 1:
+            groups_at = len(choices)
+            choices.append(0)  # the position's groups, after its last suit
+        if context.closes:
+            choices[groups_at] = bits >> _EXTRA_SHIFT & 3
+        split, number = bits >> 10 & 15, bits & 0x3FF
+        state = parent_key >> context.suit * _SUIT_BITS & 0xFF
+        if not (number or state or context.must or context.optional):
+            choices.append((0, 0, _IDLE))  # nothing here and no run open: the first step
+            continue
+        left = jokers - (parent_key >> _J_SHIFT & 15)
+        if context.low_ace or context.high_ace:
             must_here, use, _, _ = _splits(context, parent_key)[split]
-            state = parent_key >> context.suit * _SUIT_BITS & 0xFF
-            left = jokers - (parent_key >> _J_SHIFT & 15)
             room = _joker_room(context, parent_key, must_here, use, left, strict=strict)
-            steps = _context_steps(context, state, must_here + use, room, left, strict)
-            choices.append((must_here, use, steps[number]))
-        key = parent_key
+        else:  # what _splits and _joker_room say without aces
+            must_here, use = context.must, split
+            room = left if strict or use == context.optional else 0
+        steps = _context_steps(context, state, must_here + use, room, left, strict)
+        choices.append((must_here, use, steps[number]))
     choices.reverse()
     return choices
-
-
-def _flags(jokers: int, count: int) -> list[bool]:
-    return [True] * jokers + [False] * (count - jokers)
 
 
 def _trace(  # noqa: PLR0912, PLR0915
@@ -969,6 +1353,8 @@ def _trace(  # noqa: PLR0912, PLR0915
             k1, k2, k3, k4 = buckets[suit]
             naturals = must_here + use
             tiles = naturals + jokers
+            if not tiles and not (k1 or k2 or k3 or k4):
+                continue  # nothing here and no run open: nothing changes
             if strict:
                 # every slot of the runs may hold a joker: give them out in bucket order
                 on_1 = min(jokers, len(k1))
@@ -983,32 +1369,31 @@ def _trace(  # noqa: PLR0912, PLR0915
             new3: list[tuple[int, list[bool]]] = []
             new4: list[tuple[int, list[bool]]] = []
 
-            for run, is_joker in zip(k1, _flags(on_1, len(k1)), strict=True):
-                run[1].append(is_joker)
+            for number, run in enumerate(k1):
+                run[1].append(number < on_1)
                 new2.append(run)
-            for run, is_joker in zip(k2, _flags(on_2, len(k2)), strict=True):
-                run[1].append(is_joker)
+            for number, run in enumerate(k2):
+                run[1].append(number < on_2)
                 new3.append(run)
-            for run, is_joker in zip(k4, _flags(on_4, len(k4)), strict=True):
+            for number, run in enumerate(k4):
+                is_joker = number < on_4
                 run[1].append(is_joker)
                 if is_joker and not strict:
                     new4.append(run)
                 else:
                     new3.append(run)
-            flags = _flags(on_3, continued)
             for number, run in enumerate(k3):
                 if number < continued:
-                    run[1].append(flags[number])
-                    if flags[number] and not strict:
+                    is_joker = number < on_3
+                    run[1].append(is_joker)
+                    if is_joker and not strict:
                         new4.append(run)
                     else:
                         new3.append(run)
                 else:
                     runs.append(Run(suit, run[0], tuple(run[1])))
             fresh = tiles - len(k1) - len(k2) - len(k4) - continued - group
-            starts = _flags(started, fresh)
-            for is_joker in starts:
-                new1.append((position, [is_joker]))
+            new1.extend((position, [number < started]) for number in range(fresh))
             buckets[suit] = [new1, new2, new3, new4]
         extra = choices[index]
         index += 1

@@ -397,10 +397,13 @@ def best_play(  # noqa: PLR0912, PLR0915  (one pass: inputs, search, melds)
             continue
         must = [0] * 52
         optional = [0] * 52
-        for card, count in (scenario.table_naturals + scenario.kept + forced).items():
-            must[card.index] += count
-        for card, count in (scenario.hand_naturals - forced).items():
+        for counts in (scenario.table_naturals, scenario.kept, forced):
+            for card, count in counts.items():
+                must[card.index] += count
+        for card, count in scenario.hand_naturals.items():
             optional[card.index] += count
+        for card, count in forced.items():
+            optional[card.index] -= count  # never below 0: at most the hand's (see above)
         solution = _table_solver.solve(
             layout,
             must,
