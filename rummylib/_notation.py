@@ -35,8 +35,8 @@ from rummylib._settings import MAX_DECKS, MAX_JOKERS
 from rummylib.actions import Action, ActionSpec, Codec, Slot, spec_of, specs
 from rummylib.cards import JOKER, Card, parse_card
 from rummylib.errors import NotationError, RummyError, shorten
-from rummylib.melds import Meld, MeldKind, MeldRules, RunEnd, parse_meld
-from rummylib.tiles import CARD_NOTATION, Notation
+from rummylib.melds import Meld, MeldKind, MeldRules, RunEnd
+from rummylib.tiles import CARD_NOTATION, Notation, read_meld
 
 __all__ = [
     "DEALER_KINDS",
@@ -170,10 +170,7 @@ def _meld(text: str, rules: MeldRules, line: str, notation: Notation = CARD_NOTA
             if natural.is_joker:
                 raise _bad("meld token", token, "a joker must stand for a natural card")
         elif card.is_joker or card.rank in rules.wild_ranks:
-            # a joker, or a wild card, left to the reading
-            if notation is CARD_NOTATION:
-                return parse_meld(text, rules)
-            return parse_meld(" ".join(str(notation.parse(t)) for t in tokens), rules)
+            return read_meld(text, rules, notation)  # a joker, or a wild card: its reading
         else:
             natural = card
         cards.append(card)

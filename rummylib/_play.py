@@ -117,9 +117,7 @@ class Session:
         for index, meld in enumerate(view.table):
             print_(f"  table {index}: {_meld(meld, notation)}", soft_wrap=True)
         pile = view.discard_pile[-5:]
-        parts = [f"{notation.stock} {view.stock_size}"]
-        if pile or view.variant.notation is CARD_NOTATION:  # Rummikub has no discard pile
-            parts.append(f"discard pile {_cards(pile, notation)}")
+        parts = [f"{notation.stock} {view.stock_size}", f"discard pile {_cards(pile, notation)}"]
         if view.aside:  # the cards turned face up: the Israeli open card, the Indian wild card
             parts.append(f"{view.variant.aside_label} {_cards(view.aside, notation)}")
         sizes = " ".join(f"p{seat + 1}:{size}" for seat, size in enumerate(view.hand_sizes))
@@ -553,8 +551,7 @@ def _print_moment(moment: Any, seat: int | None, console: rich.console.Console) 
         pile, table = moment.discard_pile, moment.table
     for index, meld in enumerate(table):
         console.print(f"  table {index}: {_meld(meld, notation)}", soft_wrap=True)
-    if pile or notation is CARD_NOTATION:
-        console.print(f"  discard pile: {_cards(pile[-5:], notation)}", soft_wrap=True)
+    console.print(f"  discard pile: {_cards(pile[-5:], notation)}", soft_wrap=True)
 
 
 def replay(

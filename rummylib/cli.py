@@ -537,9 +537,7 @@ def _checked_meld(
 ) -> Meld:
     """The meld ``check`` reads: declared jokers as written, else every reading tried."""
     if notation is not CARD_NOTATION:
-        meld = read_meld(text, rules, notation).canonical()
-        meld.check(rules)
-        return meld
+        return read_meld(text, rules, notation).canonical()
     if declared:
         return parse_meld(text, rules).canonical()
     return Meld.from_cards(cards, rules)

@@ -25,7 +25,7 @@ from typing import Final
 
 from rummylib.cards import CARDS, JOKER, Card, Suit, parse_card
 from rummylib.errors import NotationError, shorten
-from rummylib.melds import Meld, MeldKind, MeldRules
+from rummylib.melds import Meld, MeldRules, parse_meld
 
 __all__ = [
     "CARD_NOTATION",
@@ -238,33 +238,24 @@ TILE_NOTATION: Final = TileNotation()
 
 
 def read_meld(text: str, rules: MeldRules, notation: Notation) -> Meld:
-    """A meld written in ``notation``; substitutes read as declared (``*=o7``).
+    """A meld written in ``notation``, read as :func:`~rummylib.melds.parse_meld` reads one.
+
+    Each token is rewritten in card notation (``*=o7`` becomes ``*=7c``); jokers that say
+    what they stand for keep it, the others get the reading that agrees with them.
 
     >>> read_meld("k7 b7 *=o7", MeldRules(), TILE_NOTATION)
     Meld(group: 7s 7d *=7c)
+    >>> read_meld("k7 * k9", MeldRules(), TILE_NOTATION)
+    Meld(run: 7s *=8s 9s)
 
     Raises:
-        NotationError: a token is not a card, or a joker has no place.
-        InvalidMeldError: the cards cannot be read as a meld (whether the meld is allowed
-            where it is played is the engine's question).
+        NotationError: a token is not a card of ``notation``.
+        InvalidMeldError: the cards are not a meld under ``rules``.
     """
-    cards: list[Card] = []
-    stands: list[Card] = []
-    undeclared = False
-    for token in text.split():
-        left, equals, right = token.partition("=")
-        card = notation.parse(left)
-        natural = notation.parse(right) if equals else card
-        if equals and natural.is_joker:
-            msg = f"bad meld token {shorten(token)}: a joker must stand for a natural card"
-            raise NotationError(msg)
-        undeclared |= not equals and (card.is_joker or card.rank in rules.wild_ranks)
-        cards.append(card)
-        stands.append(natural)
-    if not cards:
-        msg = "bad meld: it has no cards"
-        raise NotationError(msg)
-    if undeclared:
-        return Meld.from_cards(cards, rules)
-    kind = MeldKind.GROUP if len({card.rank for card in stands}) == 1 else MeldKind.RUN
-    return Meld(kind, cards, stands)
+    if notation is CARD_NOTATION:
+        return parse_meld(text, rules)
+    tokens = [
+        "=".join(str(notation.parse(part)) for part in token.split("=", 1))
+        for token in text.split()
+    ]
+    return parse_meld(" ".join(tokens), rules)

@@ -153,9 +153,7 @@ def read_set(text: str) -> Meld:
         NotationError: a token is not a tile.
         InvalidMeldError: the tiles are not a set.
     """
-    meld = read_meld(text, RULES, TILE_NOTATION).canonical()
-    meld.check(RULES)
-    return meld
+    return read_meld(text, RULES, TILE_NOTATION).canonical()
 
 
 def set_value(meld: Meld) -> int:
@@ -320,7 +318,7 @@ class Rummikub(Variant[RummikubDetail]):
             action.table,
             RULES,
             JokerReplacementSource.HAND_ONLY,
-            jokers=self.joker_rule.value if self.joker_rule is JokerRule.FREE else "locked",
+            jokers="free" if self.joker_rule is JokerRule.FREE else "locked",
             notation=TILE_NOTATION,
         )
         if refusal is not None or state.detail.melded[player]:
@@ -398,12 +396,11 @@ class Rummikub(Variant[RummikubDetail]):
 
     def apply_draw_stock(self, state: State, action: DrawStock) -> State:
         """One tile from the pool ends the turn (7.4)."""
-        state = super().apply_draw_stock(state, action)
-        return self._turn_ended(state, action.player, played=False, began_empty=False)
+        return self.next_turn(super().apply_draw_stock(state, action), action.player)
 
     def apply_pass(self, state: State, action: Pass) -> State:
         """A pass with the pool empty; every player passing in a row ends the game (7.8)."""
-        return self._turn_ended(state, action.player, played=False, began_empty=True)
+        return self._passed(state, action.player)
 
     def apply_time_expired(self, state: State, action: TimeExpired) -> State:
         """Rule 7.9: the player draws ``timeout_draws`` tiles (fewer if the pool has fewer).
@@ -411,17 +408,16 @@ class Rummikub(Variant[RummikubDetail]):
         With the pool empty it draws none, and the turn counts as a pass (rule 7.8).
         """
         player = action.player
-        began_empty = not state.stock
+        if not state.stock:
+            return self._passed(state, player)
         drawn = state.stock[: self.timeout_draws]
         hands = list(state.hands)
         hands[player] = (*hands[player], *drawn)
         state = state.replace(hands=tuple(hands), stock=state.stock[len(drawn) :])
-        return self._turn_ended(state, player, played=False, began_empty=began_empty)
+        return self.next_turn(state, player)
 
-    def _turn_ended(self, state: State, player: int, *, played: bool, began_empty: bool) -> State:
-        """A turn without a play: counted as a pass when it began with the pool empty."""
-        if not began_empty:
-            return self.next_turn(state, player)
+    def _passed(self, state: State, player: int) -> State:
+        """A turn that began with the pool empty ended without a play (rule 7.8)."""
         passes = state.detail.passes + 1
         state = state.replace(detail=evolve(state.detail, passes=passes))
         if passes >= len(state.players_in):
