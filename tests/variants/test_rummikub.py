@@ -563,3 +563,10 @@ def test_check_reads_and_writes_tiles_for_rummikub(capsys: pytest.CaptureFixture
     assert "k7 k7 b7: not a valid set" in capsys.readouterr().out
     assert main(["check", "--variant", "rummikub", "7s 7d 7c"]) == 2
     assert "bad tile '7s'" in capsys.readouterr().err
+
+
+def test_a_set_with_a_declared_and_an_undeclared_joker_keeps_the_declaration() -> None:
+    # *=k6 is declared; the other joker takes the reading that agrees with it: k9. (Reading
+    # the tiles without the declaration would give k7 k8 *=k9 *=k10.)
+    assert TILE_NOTATION.meld(read_set("*=k6 k7 k8 *")) == "*=k6 k7 k8 *=k9"
+    assert TILE_NOTATION.meld(read_set("* *=k9 k10 k11")) == "*=k9 k10 k11 *=k12"
