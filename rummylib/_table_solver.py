@@ -402,6 +402,12 @@ def solve(
         exhaustive: search every state, with no beam, bound or dead-state test (slow: for
             tests, which hold the pruned search to it).
     """
+    if not exhaustive and _empty_table_applies(
+        layout, must, optional, table_jokers, hand_jokers, min_size
+    ):
+        return _solve_empty_table(
+            layout, optional, values, max_group_size=max_group_size, longest_run=longest_run
+        )
     positions = len(layout.ranks)
 
     def grid(flat: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -1414,3 +1420,177 @@ def _trace(  # noqa: PLR0912, PLR0915
                 runs.append(Run(suit, start, tuple(flags_list)))
     hand_used = max(0, jokers_used - problem.table_jokers) if strict else problem.hand_jokers
     return runs, groups, used, hand_used, value
+
+
+# ------------------------------------------------------------------------------------------
+# An empty table without jokers: only disjoint melds of hand cards.
+
+
+def _empty_table_applies(  # noqa: PLR0917
+    layout: Layout,
+    must: Sequence[int],
+    optional: Sequence[int],
+    table_jokers: int,
+    hand_jokers: int,
+    min_size: int,
+) -> bool:
+    """Whether :func:`_solve_empty_table` answers the problem (else the general search does)."""
+    return (
+        not (table_jokers or hand_jokers or layout.shared_aces or any(must))
+        and min_size == 3
+        and max(optional) <= 2
+    )
+
+
+def _solve_empty_table(
+    layout: Layout,
+    optional: Sequence[int],
+    values: Sequence[int],
+    *,
+    max_group_size: int = 4,
+    longest_run: int = 13,
+) -> Solution:
+    """The best play onto an empty table with no jokers: disjoint melds of the hand's cards.
+
+    Needs what :func:`_empty_table_applies` checks. Every choice of groups is tried (ranks in
+    order; at a rank, each set of groups its cards allow), and for each the cards left in each
+    suit are cut into the best runs by :func:`_suit_runs` (cached per row). The first best
+    found is kept (the first with the most groups among equal values): deterministic.
+    """
+    ranks = layout.ranks
+    positions = len(ranks)
+    counts = [[optional[suit * 13 + rank - 1] for rank in ranks] for suit in range(SUITS)]
+    worth = [[values[suit * 13 + rank - 1] for rank in ranks] for suit in range(SUITS)]
+    worth_rows = tuple(tuple(row) for row in worth)
+    biggest = min(max_group_size, SUITS)
+    # the group choices of each position that has three suits or more
+    choices: list[tuple[int, list[tuple[tuple[int, ...], ...]]]] = []
+    for position in range(positions):
+        column = tuple(counts[suit][position] for suit in range(SUITS))
+        if sum(1 for count in column if count) >= 3:
+            choices.append((position, _group_choices(column, biggest)))
+    best_score = (-1, 0)
+    best: tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, int, int]]] = ([], [])
+    chosen: list[tuple[int, tuple[int, ...]]] = []
+
+    def leaf() -> None:
+        nonlocal best_score, best
+        value = 0
+        for position, suits in chosen:
+            value += sum(worth[suit][position] for suit in suits)
+        found: list[tuple[int, int, int]] = []
+        for suit in range(SUITS):
+            row_value, row_runs = _suit_runs(tuple(counts[suit]), worth_rows[suit])
+            value += row_value
+            found.extend((suit, start, length) for start, length in row_runs)
+        # among equal values, the most groups (as the general search tends to)
+        if (value, len(chosen)) > best_score:
+            best_score = (value, len(chosen))
+            best = (list(chosen), found)
+
+    def visit(index: int) -> None:
+        if index == len(choices):
+            leaf()
+            return
+        position, options = choices[index]
+        for option in options:
+            for suits in option:
+                for suit in suits:
+                    counts[suit][position] -= 1
+                chosen.append((position, suits))
+            visit(index + 1)
+            for suits in option:
+                for suit in suits:
+                    counts[suit][position] += 1
+                chosen.pop()
+
+    visit(0)
+    chosen_groups, found_runs = best
+    used = [0] * 52
+    groups = []
+    for position, suits in chosen_groups:
+        rank = ranks[position]
+        for suit in suits:
+            used[suit * 13 + rank - 1] += 1
+        groups.append(Group(rank, suits, 0))
+    runs = []
+    for suit, start, length in found_runs:
+        for position in range(start, start + length):
+            used[suit * 13 + ranks[position] - 1] += 1
+        runs.append(Run(suit, start, (False,) * length))
+    return _finish(runs, groups, used, 0, best_score[0], longest_run)
+
+
+@functools.lru_cache(maxsize=256)
+def _group_choices(column: tuple[int, ...], biggest: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Every set of groups (each a tuple of distinct suits) the cards of one rank allow.
+
+    ``column`` holds the cards of each suit (0…2); no groups comes first.
+    """
+    live = [suit for suit in range(SUITS) if column[suit]]
+    shapes = [
+        combo for size in range(3, biggest + 1) for combo in itertools.combinations(live, size)
+    ]
+    found: list[tuple[tuple[int, ...], ...]] = [()]
+    for first in range(len(shapes)):
+        found.append((shapes[first],))
+        for second in range(first, len(shapes)):
+            both = shapes[first] + shapes[second]
+            if all(both.count(suit) <= column[suit] for suit in both):
+                found.append((shapes[first], shapes[second]))
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _suit_runs(
+    counts: tuple[int, ...], worth: tuple[int, ...]
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The best runs (of three or more cards, no jokers) of one suit's cards, by position.
+
+    Returns their value and each run's (first position, length). A dynamic programme over the
+    positions: the state is how many runs are open with one card, two, and three or more.
+    """
+    # layer: state -> (value, parent state, runs continued from three-plus, runs started)
+    layer: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
+    history: list[dict[tuple[int, int, int], tuple[int, tuple[int, int, int], int, int]]] = []
+    for position, count in enumerate(counts):
+        nxt: dict[tuple[int, int, int], tuple[int, tuple[int, int, int], int, int]] = {}
+        for state, value in layer.items():
+            one, two, long = state
+            need = one + two
+            if count < need:
+                continue
+            for continued in range(min(long, count - need) + 1):
+                most_new = count - need - continued if continued == long else 0
+                for new in range(most_new + 1):
+                    gained = value + (need + continued + new) * worth[position]
+                    target = (new, one, two + continued)
+                    held = nxt.get(target)
+                    if held is None or gained > held[0]:
+                        nxt[target] = (gained, state, continued, new)
+        history.append(nxt)
+        layer = {state: entry[0] for state, entry in nxt.items()}
+    best_state = max(
+        (state for state in layer if not (state[0] or state[1])), key=lambda state: layer[state]
+    )
+    value = layer[best_state]
+    # back: the choices, then the runs rebuilt forwards
+    picks: list[tuple[int, int]] = []
+    state = best_state
+    for nxt in reversed(history):
+        _, parent, continued, new = nxt[state]
+        picks.append((continued, new))
+        state = parent
+    picks.reverse()
+    ones: list[int] = []
+    twos: list[int] = []
+    longs: list[int] = []
+    runs: list[tuple[int, int]] = []
+    for position, (continued, new) in enumerate(picks):
+        ended = longs[continued:]
+        runs.extend((start, position - start) for start in ended)
+        longs = twos + longs[:continued]
+        twos = ones
+        ones = [position] * new
+    runs.extend((start, len(counts) - start) for start in longs)
+    return value, tuple(sorted(runs))

@@ -227,3 +227,69 @@ def test_a_table_tile_that_needs_both_jokers_keeps_them_from_the_hand_cards() ->
     play = best_play(table, hand, RULES, jokers="free")
     assert play is None
     assert oracle_most_cards(table, hand) == 0
+
+
+@given(
+    st.lists(st.integers(0, 51), max_size=18),
+    st.sampled_from([_table_solver.LOW, _table_solver.HIGH]),
+    st.booleans(),
+    st.sampled_from([3, 4]),
+    st.sampled_from([13, 4]),
+)
+@settings(deadline=None, max_examples=150)
+def test_the_empty_table_path_finds_the_exhaustive_optimum(
+    cards: list[int], layout: _table_solver.Layout, by_points: bool, largest: int, longest: int
+) -> None:
+    """An empty table and no jokers: the quick path's melds are legal and worth the optimum."""
+    optional = [0] * 52
+    for index in cards:
+        optional[index] = min(2, optional[index] + 1)
+    values = [(index % 13 + 1) * 100 + 1 if by_points else 1 for index in range(52)]
+    assert _table_solver._empty_table_applies(layout, [0] * 52, optional, 0, 0, 3)
+    quick = _table_solver._solve_empty_table(
+        layout, optional, values, max_group_size=largest, longest_run=longest
+    )
+    exact = _table_solver.solve(
+        layout,
+        [0] * 52,
+        optional,
+        values,
+        table_jokers=0,
+        hand_jokers=0,
+        joker_value=0,
+        exhaustive=True,
+        max_group_size=largest,
+        longest_run=longest,
+    )
+    assert exact is not None
+    assert quick.value == exact.value
+    used = [0] * 52
+    for run in quick.runs:
+        assert 3 <= len(run.jokers) <= longest
+        assert not any(run.jokers)
+        for position in range(run.start, run.start + len(run.jokers)):
+            used[run.suit * 13 + layout.ranks[position] - 1] += 1
+    for group in quick.groups:
+        assert 3 <= len(group.suits) <= largest
+        assert len(set(group.suits)) == len(group.suits)
+        assert group.jokers == 0
+        for suit in group.suits:
+            used[suit * 13 + group.rank - 1] += 1
+    assert tuple(used) == quick.used
+    assert all(count <= most for count, most in zip(used, optional, strict=True))
+    assert quick.value == sum(count * value for count, value in zip(used, values, strict=True))
+    # best_play's own solve takes the quick path here, and gives the same answer
+    assert (
+        _table_solver.solve(
+            layout,
+            [0] * 52,
+            optional,
+            values,
+            table_jokers=0,
+            hand_jokers=0,
+            joker_value=0,
+            max_group_size=largest,
+            longest_run=longest,
+        )
+        == quick
+    )
