@@ -22,10 +22,11 @@ open runs, start new runs, or go to the groups of that rank; when a position is 
 tiles must form groups with the fewest jokers. A state is packed into one integer, and each
 layer maps it to its value with the parent state and choice packed below it, so the best final
 state is traced back step by step. Transitions are cached per (run state, tiles, jokers left),
-and a group that the later suits of the position could not complete is dropped at once. Suits 0
-and 1, and 2 and 3, of a position without aces are searched as one layer, with their
-transitions composed (fewer, larger layers); a position's groups are closed at its last suit
-with tiles.
+and a group that the later suits of the position could not complete is dropped at once; a
+position's groups are closed at its last suit with tiles. (Searching two suits as one layer,
+with their transitions composed, was tried and dropped: it sped up a repeated solve of the same
+position but slowed a first one, where the composed transitions must be built, by about a
+fifth, and greedy Carousel by up to two fifths.)
 
 **Bounds.** A first pass keeps only the best :data:`BEAMS` states of each layer (by value, less
 the cards still owed to short runs and the jokers used: :func:`_best_states`): it finds a good
@@ -83,8 +84,7 @@ _DEAD: Final = 1 << 62
 _VALUE_SHIFT: Final = 112
 _MARK_MASK: Final = (1 << _VALUE_SHIFT) - 1
 #: Where a layer entry's mark holds the parent state, and the jokers a position's groups took
-#: (above the hand cards used, 4 bits from bit 10, and the step number, 10 bits). A layer of two
-#: suit steps holds the first one's 16 bits above the second's.
+#: (above the hand cards used, 4 bits from bit 10, and the step number, 10 bits).
 _PARENT_SHIFT: Final = 32
 _EXTRA_SHIFT: Final = 14
 #: More bits than a packed state has (for the beam order's tie-break).
@@ -449,7 +449,6 @@ def solve(
     searched = functools.partial(_search, problem, jokers=jokers, bounds=bounds)
     relaxed = _plan(problem, available, strict=False)
     relaxed_tables = _step_tables(relaxed, jokers)
-    relaxed_pairs = _pair_tables(relaxed, jokers)
     # a quick beam search finds a good solution; the exact search then only looks for better
     placeable = [value for value, count in zip(values, optional, strict=True) if count]
     unit = max(1, sum(placeable) // len(placeable)) if placeable else 1
@@ -459,7 +458,6 @@ def solve(
             strict=False,
             plan=relaxed,
             tables=relaxed_tables,
-            pairs=relaxed_pairs,
             beam=width,
             unit=unit,
         )
@@ -467,9 +465,7 @@ def solve(
             break
     if reached is None or reached.value < ceiling:
         floor = _NEG if reached is None else reached.value + 1
-        better = searched(
-            strict=False, plan=relaxed, tables=relaxed_tables, pairs=relaxed_pairs, floor=floor
-        )
+        better = searched(strict=False, plan=relaxed, tables=relaxed_tables, floor=floor)
         if better is not None:
             reached = better
     if reached is not None:
@@ -488,96 +484,11 @@ def solve(
         strict=True,
         plan=strict_plan,
         tables=_step_tables(strict_plan, jokers),
-        pairs=_pair_tables(strict_plan, jokers),
     )
     if reached is None:
         return None
     runs, groups, used, hand_used, value = _trace_back(problem, reached)
     return _finish(runs, groups, used, hand_used, value, longest_run)
-
-
-def _pair_tables(
-    plan: Sequence[tuple[_Context, _Signature]], jokers: int
-) -> list[dict[int, tuple[tuple[int, int], ...]] | None]:
-    """For each first step of a pair searched in one layer, its :func:`_pair_table`.
-
-    Suits 0 and 1, and 2 and 3, of a position go together when neither step has aces.
-    """
-    pairs: list[dict[int, tuple[tuple[int, int], ...]] | None] = [None] * len(plan)
-    for number in range(0, len(plan), 2):
-        (first, first_signature), (second, second_signature) = plan[number], plan[number + 1]
-        if not (first.low_ace or first.high_ace or second.low_ace or second.high_ace):
-            pairs[number] = _pair_table(
-                (first_signature, first.must, first.optional, first.value),
-                (second_signature, second.must, second.optional, second.value),
-                jokers,
-            )
-    return pairs
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _pair_table(
-    first: tuple[_Signature, int, int, int], second: tuple[_Signature, int, int, int], jokers: int
-) -> dict[int, tuple[tuple[int, int], ...]]:
-    """The transitions of one kind of pair of steps, by the two suits' run states and above.
-
-    Filled as the searches meet new states, like :func:`_step_table`.
-    """
-    del first, second, jokers  # the key of the cache
-    return {}
-
-
-def _pair_moves(
-    plan: Sequence[tuple[_Context, _Signature]],
-    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
-    number: int,
-    sub: int,
-    jokers: int,
-) -> tuple[tuple[int, int], ...]:
-    """The transitions of steps ``number`` and the next at once, most valuable first.
-
-    ``sub`` holds the two suits' run states (16 bits) with the jokers used, group code and ace
-    tiles above. Each is (mark addition, state change): the values add up, and the first
-    step's mark bits go above the second's.
-    """
-    first_context, first_signature = plan[number]
-    second_context, second_signature = plan[number + 1]
-    first_table, second_table = tables[number], tables[number + 1]
-    assert first_table is not None
-    assert second_table is not None
-    shift = first_context.suit * _SUIT_BITS
-    model = (sub & 0xFFFF) << shift | (sub >> 16) << _J_SHIFT  # a state with this ``sub``
-    first_sub = sub & 0xFF | sub >> 16 << 8
-    found: list[tuple[int, int]] = []
-    second_shift = shift + _SUIT_BITS
-    for add, delta in _table_moves(first_table, first_signature, first_context, first_sub, jokers):
-        middle = model + delta
-        second_sub = middle >> second_shift & 0xFF | middle >> _J_SHIFT << 8
-        # the first step's value stays above bit _VALUE_SHIFT, its mark bits go up by 16
-        head = add - (add & 0xFFFF) + ((add & 0xFFFF) << 16)
-        found += [
-            (head + then_add, delta + then_delta)
-            for then_add, then_delta in _table_moves(
-                second_table, second_signature, second_context, second_sub, jokers
-            )
-        ]
-    found.sort(reverse=True)
-    return tuple(found)
-
-
-def _table_moves(
-    table: dict[int, tuple[tuple[int, int], ...]],
-    signature: _Signature,
-    context: _Context,
-    sub: int,
-    jokers: int,
-) -> tuple[tuple[int, int], ...]:
-    """The :func:`_plain_moves` of ``sub`` at a step, from its table (filled if need be)."""
-    moves = table.get(sub)
-    if moves is None:
-        moves = _plain_moves(signature, context.must, context.optional, context.value, sub, jokers)
-        table[sub] = moves
-    return moves
 
 
 def _no_bounds(steps: int, jokers: int) -> _Bounds:
@@ -999,9 +910,6 @@ class _Reached(NamedTuple):
     layers: list[dict[int, int]]
     jokers: int
     strict: bool
-    tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None]
-    pairs: Sequence[dict[int, tuple[tuple[int, int], ...]] | None]
-    signatures: list[_Signature]
 
 
 def _trace_back(
@@ -1020,7 +928,6 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     plan: list[tuple[_Context, _Signature]],
     bounds: _Bounds,
     tables: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
-    pairs: Sequence[dict[int, tuple[tuple[int, int], ...]] | None],
     floor: int = _NEG,
     beam: int = 0,
     unit: int = 1,
@@ -1028,8 +935,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     """Run the programme with at most ``jokers`` jokers, dropping states below ``floor``.
 
     ``plan`` is :func:`_plan` of the problem (for ``strict``), ``tables`` its steps'
-    :func:`_step_table` (``None`` for a step with aces), ``pairs`` the :func:`_pair_table` of
-    each step that goes with the next in one layer (else ``None``) and ``bounds`` its
+    :func:`_step_table` (``None`` for a step with aces) and ``bounds`` its
     :func:`_future_bounds`. With ``beam``, only that many of the best states are kept after
     each step (by :func:`_best_states` with ``unit``): a quick search for a good solution, not
     necessarily the best.
@@ -1046,37 +952,15 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
         shift = suit * _SUIT_BITS
         ace_shift = _ACE_SHIFT + 4 * suit
         value_each = context.value
-        pair = pairs[step_number]
-        if pair is not None:
-            step_number += 1  # the layer covers this suit and the next
         # per jokers used: the value a state needs, or more than any value (dead states)
         thresholds = [
             floor - gain if gain is not None else _DEAD for gain in bounds.gains[step_number]
         ]
-        moves_cache = tables[step_number - 1 if pair is not None else step_number]
+        moves_cache = tables[step_number]
         step_number += 1
         nxt: dict[int, int] = {}
         put = nxt.setdefault
-        if pair is not None:
-            # two plain suit steps at once: one layer, no states in between
-            cutoffs = [threshold << 112 for threshold in thresholds]
-            for key, packed in layer.items():
-                sub = key >> shift & 0xFFFF | key >> 32 << 16
-                moves = pair.get(sub)
-                if moves is None:
-                    moves = _pair_moves(plan, tables, step_number - 2, sub, jokers)
-                    pair[sub] = moves
-                base = packed >> 112 << 112
-                cutoff = cutoffs[sub >> 16 & 15] - base
-                base |= key << 32
-                for add, delta in moves:
-                    if add < cutoff:
-                        break
-                    new_key = key + delta
-                    entry = base + add
-                    if put(new_key, entry) < entry:
-                        nxt[new_key] = entry
-        elif moves_cache is not None:
+        if moves_cache is not None:
             # the common case, kept apart for speed: every hand card count ``use`` at once,
             # as (the mark's addition, the change of the packed state), best value first;
             # the constants are inlined (see the asserts below the function)
@@ -1151,10 +1035,7 @@ def _search(  # noqa: PLR0912, PLR0915  (the hot loop, kept flat for speed)
     if best_key is None:
         return None
     contexts = [context for context, _ in plan]
-    signatures = [signature for _, signature in plan]
-    return _Reached(
-        best_value, best_key, contexts, layers, jokers, strict, tables, pairs, signatures
-    )
+    return _Reached(best_value, best_key, contexts, layers, jokers, strict)
 
 
 # the constants the hot loop of _search spells out
@@ -1262,34 +1143,11 @@ def _group_need(code: int, later: tuple[int, ...], min_size: int, max_size: int)
 
 def _path(reached: _Reached, key: int) -> list[tuple[int, int, int]]:
     """(step, the state before it, its 16 mark bits) on the way to ``key``, last step first."""
-    contexts, jokers = reached.contexts, reached.jokers
-    # the steps of each layer: one, or a pair
-    spans: list[tuple[int, ...]] = []
-    number = 0
-    while number < len(contexts):
-        if reached.pairs[number] is not None:
-            spans.append((number, number + 1))
-            number += 2
-        else:
-            spans.append((number,))
-            number += 1
     path: list[tuple[int, int, int]] = []
-    for back, span in zip(reversed(reached.layers), reversed(spans), strict=True):
-        mark = back[key] & _MARK_MASK
+    for step in range(len(reached.layers) - 1, -1, -1):
+        mark = reached.layers[step][key] & _MARK_MASK
         parent_key = mark >> _PARENT_SHIFT
-        if len(span) == 1:
-            path.append((span[0], parent_key, mark & 0xFFFF))
-        else:
-            first, second = span
-            bits = mark >> 16 & 0xFFFF
-            context = contexts[first]
-            table = reached.tables[first]
-            assert table is not None
-            sub = parent_key >> context.suit * _SUIT_BITS & 0xFF | parent_key >> _J_SHIFT << 8
-            moves = _table_moves(table, reached.signatures[first], context, sub, jokers)
-            delta = next(delta for add, delta in moves if add & 0xFFFF == bits)
-            path.append((second, parent_key + delta, mark & 0xFFFF))
-            path.append((first, parent_key, bits))
+        path.append((step, parent_key, mark & 0xFFFF))
         key = parent_key
     return path
 
