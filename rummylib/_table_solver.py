@@ -90,6 +90,8 @@ _EXTRA_SHIFT: Final = 14
 #: More bits than a packed state has (for the beam order's tie-break).
 _KEY_BITS: Final = 80
 _KEY_MASK: Final = (1 << _KEY_BITS) - 1
+#: The most choices of groups :func:`_solve_empty_table` tries (beyond, the general search).
+EMPTY_TABLE_CHOICES: Final = 1 << 12
 #: States kept per step by the first, quick searches whose result bounds the exact one (a wider
 #: one runs only when the narrower found nothing).
 BEAMS: Final = (16, 64)
@@ -405,9 +407,11 @@ def solve(
     if not exhaustive and _empty_table_applies(
         layout, must, optional, table_jokers, hand_jokers, min_size
     ):
-        return _solve_empty_table(
+        quick = _solve_empty_table(
             layout, optional, values, max_group_size=max_group_size, longest_run=longest_run
         )
+        if quick is not None:
+            return quick
     positions = len(layout.ranks)
 
     def grid(flat: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -1307,13 +1311,16 @@ def _solve_empty_table(
     *,
     max_group_size: int = 4,
     longest_run: int = 13,
-) -> Solution:
+) -> Solution | None:
     """The best play onto an empty table with no jokers: disjoint melds of the hand's cards.
 
     Needs what :func:`_empty_table_applies` checks. Every choice of groups is tried (ranks in
     order; at a rank, each set of groups its cards allow), and for each the cards left in each
     suit are cut into the best runs by :func:`_suit_runs` (cached per row). The first best
-    found is kept (the first with the most groups among equal values): deterministic.
+    found is kept (the first with the most groups among equal values): deterministic. The
+    choices multiply from rank to rank: when there are more than :data:`EMPTY_TABLE_CHOICES`
+    (a large hand, say 30 tiles drawn before an initial meld), it returns ``None`` and the
+    general search answers.
     """
     ranks = layout.ranks
     positions = len(ranks)
@@ -1327,6 +1334,11 @@ def _solve_empty_table(
         column = tuple(counts[suit][position] for suit in range(SUITS))
         if sum(1 for count in column if count) >= 3:
             choices.append((position, _group_choices(column, biggest)))
+    combinations = 1
+    for _, options in choices:
+        combinations *= len(options)
+    if combinations > EMPTY_TABLE_CHOICES:
+        return None
     best_score = (-1, 0)
     best: tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, int, int]]] = ([], [])
     chosen: list[tuple[int, tuple[int, ...]]] = []

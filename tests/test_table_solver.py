@@ -249,6 +249,7 @@ def test_the_empty_table_path_finds_the_exhaustive_optimum(
     quick = _table_solver._solve_empty_table(
         layout, optional, values, max_group_size=largest, longest_run=longest
     )
+    assert quick is not None  # 18 cards allow far fewer choices of groups than the limit
     exact = _table_solver.solve(
         layout,
         [0] * 52,
@@ -293,3 +294,20 @@ def test_the_empty_table_path_finds_the_exhaustive_optimum(
         )
         == quick
     )
+
+
+def test_the_empty_table_path_leaves_a_huge_hand_to_the_general_search() -> None:
+    """A hand of all 104 numbered tiles: too many choices of groups for the quick path (its
+    search grows with their product, which hung a web table whose player kept drawing), so
+    the general search answers, and it places every tile (two runs 1-13 in each colour)."""
+    optional = [2] * 52
+    values = [1] * 52
+    layout = _table_solver.LOW
+    assert _table_solver._empty_table_applies(layout, [0] * 52, optional, 0, 0, 3)
+    assert _table_solver._solve_empty_table(layout, optional, values) is None
+    solution = _table_solver.solve(
+        layout, [0] * 52, optional, values, table_jokers=0, hand_jokers=0, joker_value=0
+    )
+    assert solution is not None
+    assert solution.value == 104
+    assert solution.used == (2,) * 52
