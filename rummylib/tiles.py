@@ -44,7 +44,7 @@ COLOURS: Final = {"k": Suit.SPADES, "b": Suit.DIAMONDS, "o": Suit.CLUBS, "r": Su
 #: Each colour letter's name.
 COLOUR_NAMES: Final = {"k": "black", "b": "blue", "o": "orange", "r": "red"}
 _LETTER_OF: Final = {suit: letter for letter, suit in COLOURS.items()}
-_TILE: Final = re.compile(r"([a-z])(\d{1,2})")
+_TILE: Final = re.compile(r"([a-z])([0-9]{1,2})")
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 _JOKER_WORDS: Final = frozenset({"*", "j", "jk", "joker"})
@@ -55,7 +55,7 @@ _SUIT_INDEX: Final = {suit: number for number, suit in enumerate(Suit)}
 def parse_tile(text: str) -> Card:
     """Read one tile: a colour letter (``k b o r``) and a number 1–13, or ``*`` for a joker.
 
-    Any case is accepted.
+    Any case is accepted; the number is in ASCII digits.
 
     >>> parse_tile("K7"), parse_tile("*"), parse_tile("J")
     (Card.parse('7s'), Card.parse('*'), Card.parse('*'))

@@ -98,6 +98,8 @@ def test_rule_7_1_tile_notation_reads_and_writes() -> None:
         ("r14", "numbers run from 1 to 13"),
         ("7h", "expected a colour and a number"),
         ("", "expected a colour and a number"),
+        ("k\u0667", "expected a colour and a number"),  # an Arabic-Indic seven: ASCII only
+        ("b\uff11\uff12", "expected a colour and a number"),  # fullwidth 12
     ]:
         with pytest.raises(NotationError, match=why):
             parse_tile(bad)
