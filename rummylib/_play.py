@@ -117,7 +117,9 @@ class Session:
         for index, meld in enumerate(view.table):
             print_(f"  table {index}: {_meld(meld, notation)}", soft_wrap=True)
         pile = view.discard_pile[-5:]
-        parts = [f"{notation.stock} {view.stock_size}", f"discard pile {_cards(pile, notation)}"]
+        parts = [f"{notation.stock} {view.stock_size}"]
+        if pile:  # left out when empty, as in render(): Carousel and Rummikub have none
+            parts.append(f"discard pile {_cards(pile, notation)}")
         if view.aside:  # the cards turned face up: the Israeli open card, the Indian wild card
             parts.append(f"{view.variant.aside_label} {_cards(view.aside, notation)}")
         sizes = " ".join(f"p{seat + 1}:{size}" for seat, size in enumerate(view.hand_sizes))

@@ -40,13 +40,15 @@ from rummylib.actions import (
     TakeDiscard,
     specs,
 )
+from rummylib.cards import Card
 from rummylib.errors import IllegalActionError, RummyError
 from rummylib.state import GameState
-from rummylib.tiles import CARD_NOTATION
+from rummylib.tiles import CARD_NOTATION, Notation
 
 __all__ = [
     "COMMANDS",
     "clean",
+    "commands",
     "help_text",
     "moves_of",
     "phrase",
@@ -55,7 +57,8 @@ __all__ = [
     "suggest",
 ]
 
-#: The commands of ``rummylib play`` that are not moves, with what each does.
+#: The commands of ``rummylib play`` that are not moves, with what each does (in the card
+#: notation's words: :func:`commands` gives them in a variant's).
 COMMANDS: Final = {
     "help": "this list",
     "moves": "every legal move, as you may type it",
@@ -64,6 +67,27 @@ COMMANDS: Final = {
     "save FILE": "write the game record",
     "quit": "stop",
 }
+
+
+def commands(notation: Notation = CARD_NOTATION) -> dict[str, str]:
+    """:data:`COMMANDS` in the words of ``notation`` (tiles, sets, a rack, numbers, colours).
+
+    >>> from rummylib.tiles import TILE_NOTATION
+    >>> commands(TILE_NOTATION)["777 | 789"]
+    'sort your rack by number / by colour'
+    """
+    return {
+        "help": COMMANDS["help"],
+        "moves": COMMANDS["moves"],
+        f"check {notation.noun.upper()}S": f"is this a {notation.meld_noun} at this table?",
+        "777 | 789": f"sort your {notation.hand} by {notation.rank} / by {notation.suit}",
+        "save FILE": COMMANDS["save FILE"],
+        "quit": COMMANDS["quit"],
+    }
+
+
+#: The card of the help's example of a declared joker (``*=Ks``, ``*=k13``).
+_KING_OF_SPADES: Final = Card.parse("Ks")
 
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -186,10 +210,15 @@ def help_text(state: GameState, player: int) -> str:
             lines.append(f"  {'':<28} for example: {_example(actions[0], state)}")
     else:
         lines.append(f"{title}: no moves now")
+    notation = state.variant.notation
     if any("| meld" in _usage(kind) for kind in kinds):  # a move that writes melds
-        lines.append("  melds are separated by '|'; '*=Ks' says a joker stands for Ks")
+        king = notation.card(_KING_OF_SPADES)
+        lines.append(
+            f"  {notation.meld_noun}s are separated by '|'; '*={king}' says a joker stands for"
+            f" {king}"
+        )
     lines.append("Other commands:")
-    lines.extend(f"  {command:<28} {what}" for command, what in COMMANDS.items())
+    lines.extend(f"  {command:<28} {what}" for command, what in commands(notation).items())
     return "\n".join(lines)
 
 

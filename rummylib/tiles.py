@@ -150,6 +150,9 @@ class Notation:
     stock: str = "stock"
     #: What a player's cards are called ("hand" or "rack").
     hand: str = "hand"
+    #: What a card's rank and suit are called ("rank" and "suit", or "number" and "colour").
+    rank: str = "rank"
+    suit: str = "suit"
 
     def card(self, card: Card) -> str:
         """One card as text."""
@@ -211,6 +214,8 @@ class TileNotation(Notation):
     meld_noun = "set"
     stock = "pool"
     hand = "rack"
+    rank = "number"
+    suit = "colour"
 
     def card(self, card: Card) -> str:
         """One tile as text (:func:`format_tile`)."""

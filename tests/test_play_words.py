@@ -84,6 +84,27 @@ def test_help_shows_this_variants_moves_in_the_phase_at_hand_with_examples() -> 
     assert example.group(1) in {str(card) for card in after.hands[0]}
 
 
+def test_rummikub_help_and_table_speak_tiles_sets_and_a_rack(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = help_text(new_game("rummikub", players=2, seed=3), 0)
+    assert "sets are separated by '|'; '*=k13' says a joker stands for k13" in text
+    assert "check TILES" in text
+    assert "is this a set at this table?" in text
+    assert "sort your rack by number / by colour" in text
+    for card_words in ("*=Ks", "CARDS", "your hand", "by suit", "meld at"):
+        assert card_words not in text, card_words
+    script = "help\nquit\n"
+    _, out = run(
+        ["play", "--variant", "rummikub", "--seed", "3", "--players", "2"],
+        script,
+        monkeypatch,
+        capsys,
+    )
+    assert "pool 78" in out
+    assert "discard pile" not in out  # Rummikub has none
+
+
 def test_typos_get_the_nearest_moves(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
