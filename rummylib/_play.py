@@ -123,7 +123,7 @@ class Session:
         if view.aside:  # the cards turned face up: the Israeli open card, the Indian wild card
             parts.append(f"{view.variant.aside_label} {_cards(view.aside, notation)}")
         sizes = " ".join(f"p{seat + 1}:{size}" for seat, size in enumerate(view.hand_sizes))
-        parts.append(f"hands {sizes}")
+        parts.append(f"{notation.hand}s {sizes}")
         print_("  " + "  ".join(parts), soft_wrap=True)
         if view.hidden_count:
             print_(f"  face down: {view.hidden_count} cards", soft_wrap=True)

@@ -130,7 +130,8 @@ def rearrangement_refusal(  # noqa: PLR0911, PLR0912  (one return per condition,
         names = notation.cards(_elements({i: n for i, n in not_held.items() if n > 0}))
         return f"the new table has {notation.noun}s the player does not hold: {names}"
     if not added:
-        return f"no {notation.noun} from hand was played"
+        source = "hand" if notation.hand == "hand" else f"the {notation.hand}"  # "the rack"
+        return f"no {notation.noun} from {source} was played"
     removed = _minus(old_cards, new_cards)
     if removed:
         first = CARDS[min(removed)]

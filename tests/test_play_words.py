@@ -101,7 +101,7 @@ def test_rummikub_help_and_table_speak_tiles_sets_and_a_rack(
         monkeypatch,
         capsys,
     )
-    assert "pool 78" in out
+    assert "pool 78  racks p1:14 p2:14" in out
     assert "discard pile" not in out  # Rummikub has none
 
 

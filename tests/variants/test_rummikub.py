@@ -276,7 +276,7 @@ def test_rule_7_6_a_table_tile_may_not_go_back_to_a_rack() -> None:
 
 def test_rule_7_6_a_play_places_at_least_one_rack_tile() -> None:
     state = _melded_both()
-    with pytest.raises(IllegalActionError, match="no tile from hand was played"):
+    with pytest.raises(IllegalActionError, match="no tile from the rack was played"):
         state.apply(play("k9 k10 k11 k12", "o13 b13 r13"))
 
 
