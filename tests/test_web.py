@@ -487,6 +487,15 @@ def test_a_rummikub_table_speaks_tiles_and_serves_tile_pictures(client: TestClie
         state = join(socket, tokens[0])
         game = server_state(client, table_id)
         assert state["notation"] == "tile"
+        assert state["words"] == {
+            "card": "tile",
+            "meld": "set",
+            "stock": "pool",
+            "hand": "rack",
+            "rank": "number",
+            "suit": "colour",
+        }
+        assert state["discards"] is False  # Rummikub has no discard pile to draw
         assert state["observation"]["hand"] == [format_tile(card) for card in game.hands[0]]
         texts = [move["text"] for move in state["moves"]]
         assert "draw stock" in texts

@@ -176,6 +176,34 @@ def test_two_pages_play_a_gin_deal_to_its_end(browser: Any, live: LiveServer) ->
         page.close()
 
 
+def test_a_rummikub_page_speaks_of_tiles_a_rack_and_the_pool(
+    browser: Any, live: LiveServer
+) -> None:
+    links = live.open_table(
+        variant="rummikub", seats=[{"kind": "person"}, {"kind": "bot", "bot": "greedy"}]
+    )
+    page = _open(browser, links[0])
+    try:
+        assert page.locator("#hand button").count() == 14
+        assert page.locator("#piles").inner_text().split() == ["pool", "78"]  # no discards
+        assert "14 tiles" in page.locator("#players").inner_text()
+        assert page.locator("#hand-title").inner_text().strip() == "Your rack"
+        assert page.locator("#sort-suit").inner_text() == "by colour"
+        assert page.locator("#sort-rank").inner_text() == "by number"
+        placeholder = page.locator("#move-text").get_attribute("placeholder")
+        assert placeholder == "or type a move, e.g. draw stock"  # the shortest listed move
+    finally:
+        page.close()
+    gin = live.open_table(variant="gin", seats=[{"kind": "person"}, {"kind": "bot"}])
+    page = _open(browser, gin[0])
+    try:
+        assert "discards 1" in page.locator("#piles").inner_text()  # the upcard
+        assert "10 cards" in page.locator("#players").inner_text()
+        assert page.locator("#sort-suit").inner_text() == "by suit"
+    finally:
+        page.close()
+
+
 def test_a_page_closed_mid_turn_is_auto_played_and_resumes(browser: Any, live: LiveServer) -> None:
     links = live.open_table(variant="gin", seats=[{"kind": "person"}, {"kind": "person"}])
     first, second = (_open(browser, link) for link in links)

@@ -34,7 +34,7 @@ import attrs
 from rummylib import records
 from rummylib._files import write_text
 from rummylib._notation import ActionLine, format_action, parse_line
-from rummylib.actions import Action, Disconnect, Reconnect, TimeExpired
+from rummylib.actions import Action, Discard, Disconnect, Reconnect, TimeExpired
 from rummylib.bots import Bot, GreedyBot, RandomBot
 from rummylib.cards import Card
 from rummylib.engine import Variant, player_name
@@ -395,6 +395,17 @@ class Table:
             "title": state.variant.title or state.variant.name,
             # "card" or "tile" (Rummikub): how the cards below are written and drawn
             "notation": notation.noun,
+            # the page's words for this variant (Rummikub: tiles, a rack, the pool, sets)
+            "words": {
+                "card": notation.noun,
+                "meld": notation.meld_noun,
+                "stock": notation.stock,
+                "hand": notation.hand,
+                "rank": notation.rank,
+                "suit": notation.suit,
+            },
+            # whether the variant has a discard pile at all (Carousel and Rummikub have none)
+            "discards": _has_discard_pile(type(state.variant)),
             "observation": {
                 "hand": [name(card) for card in seen.hand],
                 "hand_sizes": list(seen.hand_sizes),
@@ -653,3 +664,8 @@ class Lobby:
             msg = "the record does not replay to its own final state"
             raise WebError(msg)
         return table
+
+
+def _has_discard_pile(variant: type[Variant]) -> bool:
+    """Whether some phase of the variant lists a discard (else it has no discard pile)."""
+    return any(Discard in kinds for kinds in variant.phase_actions.values())

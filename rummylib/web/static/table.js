@@ -92,18 +92,21 @@
     view.names.forEach((name, seat) => {
       const box = el("div", { class: "player" + (seen.to_act.includes(seat) ? " acting" : "") + (seat === view.seat ? " me" : "") });
       box.append(el("strong", {}, `p${seat + 1} ${name}${seat === view.seat ? " (you)" : ""}`), el("br"));
-      box.append(el("span", {}, `${seen.hand_sizes[seat]} cards · score ${seen.scores[seat]}` + (view.kinds[seat] === "bot" ? " · bot" : "")));
+      box.append(el("span", {}, `${seen.hand_sizes[seat]} ${view.words.card}s · score ${seen.scores[seat]}` + (view.kinds[seat] === "bot" ? " · bot" : "")));
       if (!view.online[seat]) box.append(el("span", { class: "away" }, " · away (auto-play)"));
       players.append(box);
     });
     const piles = $("piles");
     piles.replaceChildren();
     const stock = el("div", { class: "pile" });
-    stock.append(el("div", { class: "back", "aria-label": "stock" }), el("span", {}, `stock ${seen.stock_size}`));
-    const pile = el("div", { class: "pile" });
-    const top = seen.discard_pile[seen.discard_pile.length - 1];
-    pile.append(top ? cardImage(top) : el("div", { class: "back", style: "opacity:0.3" }), el("span", {}, `discards ${seen.discard_pile.length}`));
-    piles.append(stock, pile);
+    stock.append(el("div", { class: "back", "aria-label": view.words.stock }), el("span", {}, `${view.words.stock} ${seen.stock_size}`));
+    piles.append(stock);
+    if (view.discards) {  // Carousel and Rummikub have no discard pile
+      const pile = el("div", { class: "pile" });
+      const top = seen.discard_pile[seen.discard_pile.length - 1];
+      pile.append(top ? cardImage(top) : el("div", { class: "back", style: "opacity:0.3" }), el("span", {}, `discards ${seen.discard_pile.length}`));
+      piles.append(pile);
+    }
     for (const card of seen.aside) {
       const open = el("div", { class: "pile" });
       open.append(cardImage(card), el("span", {}, seen.aside_label));
@@ -116,6 +119,14 @@
       for (const card of meld.split(" ")) box.append(cardImage(card));
       melds.append(box);
     }
+    const words = view.words;
+    $("hand-title").textContent = `Your ${words.hand} `;
+    $("sort-suit").textContent = `by ${words.suit}`;
+    $("sort-rank").textContent = `by ${words.rank}`;
+    // the shortest listed move, so that the example fits the box
+    const texts = view.moves.map((move) => move.text);
+    const example = texts.length ? texts.reduce((a, b) => (b.length < a.length ? b : a)) : "";
+    $("move-text").placeholder = example ? `or type a move, e.g. ${example}` : "or type a move";
     drawHand();
     drawMoves();
     const recent = $("recent");
@@ -187,8 +198,8 @@
       box.append(button);
     }
     if (!view.moves.length) box.append(el("span", {}, view.over ? "the match is over" : "no move of yours now"));
-    else if (!moves.length) box.append(el("span", {}, "no legal move uses the chosen cards"));
-    if (view.more_moves) box.append(el("span", {}, ` (and ${view.more_moves} more: choose cards, or type one)`));
+    else if (!moves.length) box.append(el("span", {}, `no legal move uses the chosen ${view.words.card}s`));
+    if (view.more_moves) box.append(el("span", {}, ` (and ${view.more_moves} more: choose ${view.words.card}s, or type one)`));
   }
 
   $("sort-suit").addEventListener("click", () => { order = "suit"; chosen = []; if (view) draw(); });
