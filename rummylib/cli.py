@@ -585,7 +585,8 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
         # The melds' own words name cards: a variant with its own notation names its tiles.
         why = str(error)
         if notation is not CARD_NOTATION:
-            why = f"{notation.cards(cards)}: not a valid {notation.meld_noun}"
+            reason = notation.reason(error.reason)
+            why = f"{notation.cards(cards)}: not a valid {notation.meld_noun}: {reason}"
         printer.say(why, "red")
         return EXIT_NO
     _save_svg(args.svg, svg.meld(meld, notation=notation))

@@ -110,6 +110,17 @@ class InvalidMeldError(RummyError, ValueError):
     rummylib.errors.InvalidMeldError: 7h 8h is not a meld: too few cards (2, at least 3)
     """
 
+    @property
+    def reason(self) -> str:
+        """Why, without the cards: the message after ``is not a meld:`` (else the whole message).
+
+        >>> InvalidMeldError("7h 8h is not a meld: too few cards (2, at least 3)").reason
+        'too few cards (2, at least 3)'
+        """
+        message = str(self)
+        _, found, reason = message.partition(" is not a meld: ")
+        return reason if found else message
+
 
 class IllegalActionError(RummyError, ValueError):
     """An action that the rules do not allow in the current state.

@@ -139,12 +139,14 @@ def rearrangement_refusal(  # noqa: PLR0911, PLR0912  (one return per condition,
         return "a joker left the table" if first.is_joker else f"{name} left the table"
     for meld in new_table:
         if not meld.is_valid(rules):
-            if notation is not CARD_NOTATION:  # the melds' own words name cards
-                return f"not a valid {notation.meld_noun}: {notation.meld(meld)}"
             try:
                 meld.check(rules)
             except InvalidMeldError as error:
-                return str(error)
+                if notation is CARD_NOTATION:
+                    return str(error)
+                # the melds' own words name cards: said again in this notation's
+                reason = notation.reason(error.reason)
+                return f"not a valid {notation.meld_noun}: {notation.meld(meld)}: {reason}"
     if jokers == "free":
         return None
     if jokers != "locked":

@@ -48,6 +48,24 @@ _TILE: Final = re.compile(r"([a-z])([0-9]{1,2})")
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 _RED: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 _JOKER_WORDS: Final = frozenset({"*", "j", "jk", "joker"})
+#: A card named in a meld's refusal (``gap at 5c``, ``duplicate card in a group: 7s``).
+_CARD_TOKEN: Final = re.compile(r"(?<![\w=*])[2-9TJQKA][cdhs](?![\w])")
+#: A meld refusal's words in cards and in tiles, the longer phrases first (see
+#: :meth:`TileNotation.reason`).
+_TILE_REASONS: Final = (
+    ("the ace ranks low only (A-2-3), not high", "a 1 is low only (1-2-3), not high"),
+    ("the ace ranks high only (Q-K-A), not low", "a 1 is high only (12-13-1), not low"),
+    ("wraps past the ace", "wraps past 13 to 1"),
+    ("joker standing for an ace", "joker standing for a 1"),
+    ("joker beside an ace", "joker beside a 1"),
+    ("natural cards", "numbered tiles"),
+    ("cards", "tiles"),
+    ("card", "tile"),
+    ("suits", "colours"),
+    ("suit", "colour"),
+    ("ranks", "numbers"),
+    ("rank", "number"),
+)
 #: The suit order of :data:`rummylib.cards.CARDS` (clubs, diamonds, hearts, spades).
 _SUIT_INDEX: Final = {suit: number for number, suit in enumerate(Suit)}
 
@@ -170,6 +188,13 @@ class Notation:
         """
         return parse_card(token)
 
+    def reason(self, reason: str) -> str:
+        """A meld's refusal (:attr:`~rummylib.errors.InvalidMeldError.reason`) in these words.
+
+        The refusals are written in cards; this notation leaves them as they are.
+        """
+        return reason
+
     def cards(self, cards: Iterable[Card]) -> str:
         """Cards as text separated by single spaces."""
         return " ".join(self.card(card) for card in cards)
@@ -226,6 +251,18 @@ class TileNotation(Notation):
         if card.suit is None:
             return "black"
         return COLOUR_NAMES[_LETTER_OF[card.suit]]
+
+    def reason(self, reason: str) -> str:
+        """A meld's refusal in tiles: its cards, ranks, suits and aces as tiles, numbers, colours.
+
+        >>> TILE_NOTATION.reason("duplicate card in a group: 7s")
+        'duplicate tile in a group: k7'
+        >>> TILE_NOTATION.reason("the ace ranks low only (A-2-3), not high")
+        'a 1 is low only (1-2-3), not high'
+        """
+        for card_words, tile_words in _TILE_REASONS:
+            reason = reason.replace(card_words, tile_words)
+        return _CARD_TOKEN.sub(lambda match: format_tile(parse_card(match.group())), reason)
 
     def parse(self, token: str) -> Card:
         """One tile from text (:func:`parse_tile`).

@@ -31,6 +31,7 @@ from rummylib import (
 )
 from rummylib.actions import Action, DrawStock, Pass, Rearrange, TimeExpired
 from rummylib.bots import GreedyBot
+from rummylib.errors import InvalidMeldError
 from rummylib.records import dumps, load, loads
 from rummylib.testing import assert_cards_conserved, assert_no_leak
 from rummylib.tiles import TILE_NOTATION, format_tiles, parse_tile, parse_tiles
@@ -103,6 +104,21 @@ def test_rule_7_1_tile_notation_reads_and_writes() -> None:
     ]:
         with pytest.raises(NotationError, match=why):
             parse_tile(bad)
+
+
+def test_rule_7_1_a_refusal_is_said_in_tiles() -> None:
+    say = TILE_NOTATION.reason
+    assert say("gap at 5c 6c") == "gap at o5 o6"
+    assert say("duplicate rank in a run: Ts") == "duplicate number in a run: k10"
+    assert say("the ace ranks high only (Q-K-A), not low") == "a 1 is high only (12-13-1), not low"
+    assert say("not enough natural cards (1, at least 2)") == (
+        "not enough numbered tiles (1, at least 2)"
+    )
+    assert say("joker beside an ace") == "joker beside a 1"
+    assert say("a run needs cards of one suit") == "a run needs tiles of one colour"
+    error = InvalidMeldError("Qh Kh *=Ah is not a meld: joker standing for an ace")
+    assert error.reason == "joker standing for an ace"
+    assert InvalidMeldError("bad meld kind 'x'").reason == "bad meld kind 'x'"
 
 
 @given(st.lists(st.integers(0, 52), max_size=20))
@@ -284,7 +300,9 @@ def test_rule_7_6_every_set_of_the_new_table_is_valid_and_tiles_must_be_held() -
     state = _melded_both()
     tiles = parse_tiles("k9 k10 k11 k12 r13")
     bad = Rearrange(player=0, table=[Meld(MeldKind.RUN, tiles, tiles), *state.table[1:]])
-    with pytest.raises(IllegalActionError, match="not a valid set: k9 k10 k11 k12 r13"):
+    with pytest.raises(
+        IllegalActionError, match="not a valid set: k9 k10 k11 k12 r13: a run needs tiles of one"
+    ):
         state.apply(bad)
     with pytest.raises(IllegalActionError, match="tiles the player does not hold: o7"):
         state.apply(play("o7 o8 o9", table=["k9 k10 k11 k12", "o13 b13 r13"]))
@@ -562,7 +580,16 @@ def test_check_reads_and_writes_tiles_for_rummikub(capsys: pytest.CaptureFixture
     assert main(["check", "--variant", "rummikub", "k7 * k9"]) == 0
     assert "k7 *=k8 k9 is a run; the joker stands for k8" in capsys.readouterr().out
     assert main(["check", "--variant", "rummikub", "k7 k7 b7"]) == 1
-    assert "k7 k7 b7: not a valid set" in capsys.readouterr().out
+    assert "k7 k7 b7: not a valid set: duplicate tile in a group: k7" in capsys.readouterr().out
+    for tiles, why in [  # the reason in tiles, numbers and colours, never in cards
+        ("k7 b7 o7 r7 *", "group too large (5 tiles, at most 4)"),
+        ("k12 k13 k1", "a 1 is low only (1-2-3), not high"),
+        ("k3 k4 k6", "gap at k5"),
+        ("k7 b8 o9", "mixed colours and numbers: a group needs one number, a run one colour"),
+        ("k1 k2", "too few tiles (2, at least 3)"),
+    ]:
+        assert main(["check", "--variant", "rummikub", tiles]) == 1
+        assert capsys.readouterr().out.strip() == f"{tiles}: not a valid set: {why}"
     assert main(["check", "--variant", "rummikub", "7s 7d 7c"]) == 2
     assert "bad tile '7s'" in capsys.readouterr().err
 
