@@ -112,7 +112,7 @@ class InvalidMeldError(RummyError, ValueError):
 
     @property
     def reason(self) -> str:
-        """Why, without the cards: the message after ``is not a meld:`` (else the whole message).
+        """The message after ``is not a meld:``, which says why without the cards (or all of it).
 
         >>> InvalidMeldError("7h 8h is not a meld: too few cards (2, at least 3)").reason
         'too few cards (2, at least 3)'
