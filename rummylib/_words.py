@@ -57,33 +57,32 @@ __all__ = [
     "suggest",
 ]
 
-#: The commands of ``rummylib play`` that are not moves, with what each does (in the card
-#: notation's words: :func:`commands` gives them in a variant's).
-COMMANDS: Final = {
-    "help": "this list",
-    "moves": "every legal move, as you may type it",
-    "check CARDS": "is this a meld at this table?",
-    "777 | 789": "sort your hand by rank / by suit",
-    "save FILE": "write the game record",
-    "quit": "stop",
-}
-
 
 def commands(notation: Notation = CARD_NOTATION) -> dict[str, str]:
-    """:data:`COMMANDS` in the words of ``notation`` (tiles, sets, a rack, numbers, colours).
+    """The commands of ``rummylib play`` that are not moves, in the words of ``notation``.
+
+    Each command maps to what it does; a tile variant's say tiles, sets, a rack, numbers and
+    colours where a card variant's say cards, melds, a hand, ranks and suits:
 
     >>> from rummylib.tiles import TILE_NOTATION
     >>> commands(TILE_NOTATION)["777 | 789"]
     'sort your rack by number / by colour'
+    >>> commands()["check CARDS"]
+    'is this a meld at this table?'
     """
     return {
-        "help": COMMANDS["help"],
-        "moves": COMMANDS["moves"],
+        "help": "this list",
+        "moves": "every legal move, as you may type it",
         f"check {notation.noun.upper()}S": f"is this a {notation.meld_noun} at this table?",
         "777 | 789": f"sort your {notation.hand} by {notation.rank} / by {notation.suit}",
-        "save FILE": COMMANDS["save FILE"],
-        "quit": COMMANDS["quit"],
+        "save FILE": "write the game record",
+        "quit": "stop",
     }
+
+
+#: The commands of ``rummylib play`` that are not moves, in the card notation's words
+#: (:func:`commands` gives them in a variant's).
+COMMANDS: Final = commands(CARD_NOTATION)
 
 
 #: The card of the help's example of a declared joker (``*=Ks``, ``*=k13``).
