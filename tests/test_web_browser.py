@@ -140,6 +140,8 @@ def test_two_pages_play_a_gin_deal_to_its_end(browser: Any, live: LiveServer) ->
     )
     pages = [_open(browser, link) for link in links]
     assert "you are p1" in pages[0].locator("#status").inner_text()
+    labels = pages[1].locator("#players .player strong").all_inner_texts()
+    assert labels == ["p1 Ann", "p2 Bo (you)"]  # a seat's name beside its number
     assert pages[1].locator("#hand button").count() == 10
     for _ in range(400):
         if live.state(links).is_over:
@@ -192,6 +194,22 @@ def test_a_rummikub_page_speaks_of_tiles_a_rack_and_the_pool(
         assert page.locator("#sort-rank").inner_text() == "by number"
         placeholder = page.locator("#move-text").get_attribute("placeholder")
         assert placeholder == "or type a move, e.g. draw stock"  # the shortest listed move
+        # the hint fits its box: the text's width in the box's font, against the room inside
+        room, needed = page.evaluate(
+            """() => {
+                const box = document.getElementById("move-text");
+                const style = getComputedStyle(box);
+                const inside = box.clientWidth - parseFloat(style.paddingLeft)
+                    - parseFloat(style.paddingRight);
+                const canvas = document.createElement("canvas").getContext("2d");
+                canvas.font = style.font;
+                return [inside, canvas.measureText(box.placeholder).width];
+            }"""
+        )
+        assert needed <= room, f"the hint needs {needed:.0f} px, the box has {room:.0f}"
+        # seats without a name are named once ("p2", not "p2 p2")
+        labels = page.locator("#players .player strong").all_inner_texts()
+        assert labels == ["p1 (you)", "p2"]
     finally:
         page.close()
     gin = live.open_table(variant="gin", seats=[{"kind": "person"}, {"kind": "bot"}])

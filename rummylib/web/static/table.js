@@ -91,7 +91,9 @@
     players.replaceChildren();
     view.names.forEach((name, seat) => {
       const box = el("div", { class: "player" + (seen.to_act.includes(seat) ? " acting" : "") + (seat === view.seat ? " me" : "") });
-      box.append(el("strong", {}, `p${seat + 1} ${name}${seat === view.seat ? " (you)" : ""}`), el("br"));
+      // a seat whose name is its own label ("p2", the default) is not named twice
+      const label = !name || name === `p${seat + 1}` ? `p${seat + 1}` : `p${seat + 1} ${name}`;
+      box.append(el("strong", {}, `${label}${seat === view.seat ? " (you)" : ""}`), el("br"));
       box.append(el("span", {}, `${seen.hand_sizes[seat]} ${view.words.card}s · score ${seen.scores[seat]}` + (view.kinds[seat] === "bot" ? " · bot" : "")));
       if (!view.online[seat]) box.append(el("span", { class: "away" }, " · away (auto-play)"));
       players.append(box);
