@@ -213,13 +213,12 @@ class Session:
 
     def _check(self, rest: str) -> None:
         try:
-            cards = self.notation.parse_cards(rest)
-            meld = Meld.from_cards(cards, self.state.meld_rules)
+            meld = _words.checked_meld(rest, self.state.meld_rules, self.notation)
         except RummyError as error:
             self.say(str(error), "red")
             return
-        text = rich.markup.escape(self.notation.meld(meld))
-        self.console.print(f"[green]{text} is a {meld.kind.value}[/]")
+        text = rich.markup.escape(_words.describe_meld(meld, self.notation))
+        self.console.print(f"[green]{text}[/]")
 
     def _save(self, rest: str) -> None:
         if not rest:

@@ -41,14 +41,17 @@ from rummylib.actions import (
     specs,
 )
 from rummylib.cards import Card
-from rummylib.errors import IllegalActionError, RummyError
+from rummylib.errors import IllegalActionError, InvalidMeldError, RummyError
+from rummylib.melds import Meld, MeldRules, parse_meld
 from rummylib.state import GameState
-from rummylib.tiles import CARD_NOTATION, Notation
+from rummylib.tiles import CARD_NOTATION, Notation, read_meld
 
 __all__ = [
     "COMMANDS",
+    "checked_meld",
     "clean",
     "commands",
+    "describe_meld",
     "help_text",
     "moves_of",
     "phrase",
@@ -317,3 +320,60 @@ def _you(match: re.Match[str]) -> str:
 
 def _all_kinds() -> list[type[Action]]:
     return [spec.cls for spec in specs()]
+
+
+def checked_meld(text: str, rules: MeldRules, notation: Notation = CARD_NOTATION) -> Meld:
+    """The meld that ``check`` reads (``rummylib check`` and ``play``'s ``check`` command).
+
+    Cards are separated by spaces or commas. A joker written ``*=x`` stands for ``x``; without
+    any such joker every reading of the cards is tried, as :meth:`Meld.from_cards
+    <rummylib.melds.Meld.from_cards>` tries them. A refusal is in ``notation``'s words:
+
+    >>> from rummylib.tiles import TILE_NOTATION
+    >>> checked_meld("7h *=8h 9h", MeldRules())
+    Meld(run: 7h *=8h 9h)
+    >>> checked_meld("k7, k7 k7", MeldRules(), TILE_NOTATION)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.InvalidMeldError: k7 k7 k7: not a valid set: duplicate tile in a group: k7
+
+    Raises:
+        NotationError: a token is not a card of ``notation``.
+        InvalidMeldError: the cards are not a meld under ``rules``.
+    """
+    tokens = text.replace(",", " ").split()
+    written = " ".join(tokens)
+    cards = notation.parse_cards(" ".join(token.partition("=")[0] for token in tokens))
+    try:
+        if notation is not CARD_NOTATION:
+            return read_meld(written, rules, notation).canonical()
+        if any("=" in token for token in tokens):
+            return parse_meld(written, rules).canonical()
+        return Meld.from_cards(cards, rules)
+    except InvalidMeldError as error:
+        if notation is CARD_NOTATION:
+            raise
+        # the melds' own words name cards: a variant with its own notation names its tiles
+        reason = notation.reason(error.reason)
+        msg = f"{notation.cards(cards)}: not a valid {notation.meld_noun}: {reason}"
+        raise InvalidMeldError(msg) from None
+
+
+def describe_meld(meld: Meld, notation: Notation = CARD_NOTATION) -> str:
+    """What ``check`` says of a meld: its kind, and what its jokers stand for.
+
+    >>> describe_meld(checked_meld("7h * 9h", MeldRules()))
+    '7h *=8h 9h is a run; the joker stands for 8h'
+    """
+    name = notation.card
+    jokers = [
+        name(stands) if card.is_joker else f"{name(stands)} ({name(card)})"
+        for card, stands in zip(meld.cards, meld.stands_for, strict=True)
+        if card is not stands
+    ]
+    text = f"{notation.meld(meld)} is a {meld.kind.value}"
+    if len(jokers) == 1:
+        text += f"; the joker stands for {jokers[0]}"
+    elif jokers:
+        text += f"; the jokers stand for {' '.join(jokers)}"
+    return text

@@ -65,16 +65,16 @@ from typing import Any, NoReturn, cast
 
 import attrs
 
-from rummylib import _play, svg, web
+from rummylib import _play, _words, svg, web
 from rummylib._files import write_text
 from rummylib._settings import WholeRange
 from rummylib.arrangement import arrange, format_arrangement
-from rummylib.cards import JOKER, Card
+from rummylib.cards import JOKER
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
-from rummylib.melds import AceRule, Meld, MeldRules, parse_meld
+from rummylib.melds import AceRule, MeldRules
 from rummylib.scoring import CardPoints
 from rummylib.simulate import BOT_NAMES, MAX_MATCHES, SimulationResult, simulate
-from rummylib.tiles import CARD_NOTATION, Notation, read_meld
+from rummylib.tiles import CARD_NOTATION
 from rummylib.variants import VARIANTS, Variant, get_variant
 
 __all__ = ["main"]
@@ -387,21 +387,6 @@ def _variant_settings(variant: Variant, printer: _Printer) -> int:
     return EXIT_OK
 
 
-def _describe(meld: Meld, notation: Notation = CARD_NOTATION) -> str:
-    name = notation.card
-    jokers = [
-        name(stands) if card.is_joker else f"{name(stands)} ({name(card)})"
-        for card, stands in zip(meld.cards, meld.stands_for, strict=True)
-        if card is not stands
-    ]
-    text = f"{notation.meld(meld)} is a {meld.kind.value}"
-    if len(jokers) == 1:
-        text += f"; the joker stands for {jokers[0]}"
-    elif jokers:
-        text += f"; the jokers stand for {' '.join(jokers)}"
-    return text
-
-
 _POINT_NAMES = ("ace", "face", "joker", "ace_low_run")
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() also reads "٣" and "1_0"
 
@@ -532,17 +517,6 @@ def _has_jokers(variant: Variant) -> bool:
     return any(JOKER in variant.deck_for(count) for count in players)
 
 
-def _checked_meld(
-    text: str, cards: Sequence[Card], rules: MeldRules, notation: Notation, *, declared: bool
-) -> Meld:
-    """The meld ``check`` reads: declared jokers as written, else every reading tried."""
-    if notation is not CARD_NOTATION:
-        return read_meld(text, rules, notation).canonical()
-    if declared:
-        return parse_meld(text, rules).canonical()
-    return Meld.from_cards(cards, rules)
-
-
 def _check(args: argparse.Namespace, printer: _Printer) -> int:
     text = " ".join(args.cards)
     tokens = text.replace(",", " ").split()
@@ -579,18 +553,13 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
             msg = f"{option} needs --arrange"
             raise ConfigurationError(msg)
     try:
-        meld = _checked_meld(text, cards, rules, notation, declared=bool(declared))
+        meld = _words.checked_meld(text, rules, notation)
     except InvalidMeldError as error:
         _save_svg(args.svg, svg.cards(cards, notation=notation))
-        # The melds' own words name cards: a variant with its own notation names its tiles.
-        why = str(error)
-        if notation is not CARD_NOTATION:
-            reason = notation.reason(error.reason)
-            why = f"{notation.cards(cards)}: not a valid {notation.meld_noun}: {reason}"
-        printer.say(why, "red")
+        printer.say(str(error), "red")
         return EXIT_NO
     _save_svg(args.svg, svg.meld(meld, notation=notation))
-    printer.say(_describe(meld, notation), "green")
+    printer.say(_words.describe_meld(meld, notation), "green")
     return EXIT_OK
 
 

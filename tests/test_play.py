@@ -116,6 +116,29 @@ def test_help_moves_sorting_and_check(
     assert "7h 8h is not a meld" in out
 
 
+def test_check_reads_declared_jokers_and_answers_in_the_variants_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as `rummylib check` reads them: a joker written *=x stands for x, and Rummikub's
+    # refusals name tiles and sets, not cards and melds
+    script = "check 7h *=8h 9h\ncheck 7h * 9h\nquit\n"
+    code, out, _ = run(
+        ["play", "--variant", "carousel", "--seed", "4"], script, monkeypatch, capsys
+    )
+    assert code == 0
+    assert "\n7h *=8h 9h is a run; the joker stands for 8h\n" in out
+    assert out.count("7h *=8h 9h is a run; the joker stands for 8h") == 2
+    script = "check k7 *=k8 k9\ncheck k7 k7 k7\ncheck k1 k2\nquit\n"
+    code, out, _ = run(
+        ["play", "--variant", "rummikub", "--seed", "4"], script, monkeypatch, capsys
+    )
+    assert code == 0
+    assert "\nk7 *=k8 k9 is a run; the joker stands for k8\n" in out
+    assert "\nk7 k7 k7: not a valid set: duplicate tile in a group: k7\n" in out
+    assert "\nk1 k2: not a valid set: too few tiles (2, at least 3)\n" in out
+    assert "7s" not in out
+
+
 def test_a_saved_game_is_resumed(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
