@@ -59,6 +59,7 @@ _TILE_REASONS: Final = (
     ("joker standing for an ace", "joker standing for a 1"),
     ("joker beside an ace", "joker beside a 1"),
     ("natural cards", "numbered tiles"),
+    ("natural card", "numbered tile"),
     ("cards", "tiles"),
     ("card", "tile"),
     ("suits", "colours"),
@@ -289,6 +290,10 @@ def read_meld(text: str, rules: MeldRules, notation: Notation) -> Meld:
     Meld(group: 7s 7d *=7c)
     >>> read_meld("k7 * k9", MeldRules(), TILE_NOTATION)
     Meld(run: 7s *=8s 9s)
+    >>> read_meld("k7=k8 k9 k10", MeldRules(), TILE_NOTATION)
+    Traceback (most recent call last):
+    ...
+    rummylib.errors.NotationError: bad meld token 'k7=k8': only a joker may declare a tile
 
     Raises:
         NotationError: a token is not a card of ``notation``.
@@ -296,8 +301,23 @@ def read_meld(text: str, rules: MeldRules, notation: Notation) -> Meld:
     """
     if notation is CARD_NOTATION:
         return parse_meld(text, rules)
-    tokens = [
-        "=".join(str(notation.parse(part)) for part in token.split("=", 1))
-        for token in text.split()
-    ]
-    return parse_meld(" ".join(tokens), rules)
+    tokens: list[str] = []
+    written: dict[str, str] = {}  # each token in card notation -> as the text wrote it
+    for token in text.split():
+        left, equals, right = token.partition("=")
+        if equals and not (left and right):
+            example = notation.card(parse_card("3h"))
+            msg = f"bad meld token {shorten(token)}: write a declared joker as '*={example}'"
+            raise NotationError(msg)
+        parts = (left, right) if equals else (left,)
+        rewritten = "=".join(str(notation.parse(part)) for part in parts)
+        written[rewritten] = token
+        tokens.append(rewritten)
+    try:
+        return parse_meld(" ".join(tokens), rules)
+    except NotationError as error:
+        # parse_meld names the tokens it rewrote, in cards: the refusal names the text's own
+        message = str(error)
+        for rewritten, token in written.items():
+            message = message.replace(shorten(rewritten), shorten(token))
+        raise NotationError(notation.reason(message)) from None

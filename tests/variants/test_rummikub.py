@@ -9,6 +9,7 @@ are worked out by hand in the comments.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -119,6 +120,23 @@ def test_rule_7_1_a_refusal_is_said_in_tiles() -> None:
     error = InvalidMeldError("Qh Kh *=Ah is not a meld: joker standing for an ace")
     assert error.reason == "joker standing for an ace"
     assert InvalidMeldError("bad meld kind 'x'").reason == "bad meld kind 'x'"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("k7=k8 k9 k10", "bad meld token 'k7=k8': only a joker may declare a tile"),
+        ("b5=b5 b6 b7", "bad meld token 'b5=b5': only a joker may declare a tile"),
+        ("*=* k7 k8", "bad meld token '*=*': a joker must stand for a numbered tile"),
+        ("*= k8 k9", "bad meld token '*=': write a declared joker as '*=r3'"),
+        ("= k8 k9", "bad meld token '=': write a declared joker as '*=r3'"),
+    ],
+)
+def test_rule_7_1_a_bad_token_of_a_set_is_named_as_written(text: str, message: str) -> None:
+    # the set is read by rewriting its tiles as cards: a refusal names the tiles written
+    # ('k7=k8'), never the rewritten cards ('7s=8s')
+    with pytest.raises(NotationError, match=f"^{re.escape(message)}$"):
+        read_set(text)
 
 
 @given(st.lists(st.integers(0, 52), max_size=20))
