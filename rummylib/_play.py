@@ -212,6 +212,10 @@ class Session:
             self.say("  " + format_action(action, notation=self.notation).removeprefix("p1 "))
 
     def _check(self, rest: str) -> None:
+        if not rest.replace(",", " ").strip():
+            noun = self.notation.noun
+            self.say(f"check needs {noun}s: check {noun.upper()}S", "red")
+            return
         try:
             meld = _words.checked_meld(rest, self.state.meld_rules, self.notation)
         except RummyError as error:

@@ -128,7 +128,7 @@ def test_check_reads_declared_jokers_and_answers_in_the_variants_words(
     assert code == 0
     assert "\n7h *=8h 9h is a run; the joker stands for 8h\n" in out
     assert out.count("7h *=8h 9h is a run; the joker stands for 8h") == 2
-    script = "check k7 *=k8 k9\ncheck k7 k7 k7\ncheck k1 k2\nquit\n"
+    script = "check k7 *=k8 k9\ncheck k7 k7 k7\ncheck k1 k2\ncheck\ncheck ,\nquit\n"
     code, out, _ = run(
         ["play", "--variant", "rummikub", "--seed", "4"], script, monkeypatch, capsys
     )
@@ -136,6 +136,7 @@ def test_check_reads_declared_jokers_and_answers_in_the_variants_words(
     assert "\nk7 *=k8 k9 is a run; the joker stands for k8\n" in out
     assert "\nk7 k7 k7: not a valid set: duplicate tile in a group: k7\n" in out
     assert "\nk1 k2: not a valid set: too few tiles (2, at least 3)\n" in out
+    assert out.count("\ncheck needs tiles: check TILES\n") == 2  # not ': not a valid set'
     assert "7s" not in out
 
 
