@@ -67,25 +67,41 @@ def _checked_meld(meld: object) -> Meld:
     return meld
 
 
-def card(card: Card, *, notation: Notation | None = None) -> str:
+def card(card: Card, *, stands_for: Card | None = None, notation: Notation | None = None) -> str:
     """One card; with Rummikub's :data:`~rummylib.tiles.TILE_NOTATION`, one tile.
 
-    >>> from rummylib import parse_card, svg
+    ``stands_for`` draws a joker (or, in cards, a wild card) with the card it stands for, as
+    a meld on the table shows it (``*=8h``).
+
+    >>> from rummylib import JOKER, parse_card, svg
     >>> picture = svg.card(parse_card("Th"))
     >>> 'viewBox="0 0 72 96"' in picture, svg.read_cards(picture)
     (True, ('Th',))
     >>> 'aria-label="ten of hearts"' in picture
     True
+    >>> svg.read_cards(svg.card(JOKER, stands_for=parse_card("8h")))
+    ('*=8h',)
     >>> svg.card("Th")
     Traceback (most recent call last):
     ...
     rummylib.errors.NotationError: bad card 'Th': expected a Card
 
     Raises:
-        NotationError: ``card`` is not a :class:`~rummylib.cards.Card`.
+        NotationError: ``card`` or ``stands_for`` is not a :class:`~rummylib.cards.Card`,
+            ``stands_for`` is a joker, or (in tiles) a numbered tile stands for another.
     """
     name = CARD_NOTATION if notation is None else notation
-    return _svg.card(name.card(_checked(card)), tiles=name.noun == "tile")
+    tiles = name.noun == "tile"
+    token = name.card(_checked(card))
+    if stands_for is not None:
+        if _checked(stands_for).is_joker:
+            msg = f"bad stands_for {stands_for!r}: a joker stands for a natural {name.noun}"
+            raise NotationError(msg)
+        if tiles and not card.is_joker:
+            msg = f"bad stands_for for {token}: only a joker stands for another tile"
+            raise NotationError(msg)
+        token = f"{token}={name.card(stands_for)}"
+    return _svg.card(token, tiles=tiles)
 
 
 def cards(

@@ -144,6 +144,24 @@ def test_the_joker_is_distinct() -> None:
     assert RED not in ElementTree.tostring(element, encoding="unicode")
 
 
+def test_a_joker_is_drawn_with_the_card_it_stands_for() -> None:
+    # as a meld on the table shows it: the same picture as the joker's slot in svg.meld
+    picture = svg.card(JOKER, stands_for=parse_card("8h"))
+    assert svg.read_cards(picture) == ("*=8h",)
+    (element,) = card_elements(parse(picture))
+    assert element.get("aria-label") == "joker as eight of hearts"
+    tile = svg.card(JOKER, stands_for=parse_card("7c"), notation=TILE_NOTATION)
+    assert svg.read_cards(tile) == ("*=o7",)
+    wild = svg.card(parse_card("2d"), stands_for=parse_card("9s"))  # a wild card standing in
+    assert svg.read_cards(wild) == ("2d=9s",)
+    with pytest.raises(NotationError, match="a joker stands for a natural card"):
+        svg.card(JOKER, stands_for=JOKER)
+    with pytest.raises(NotationError, match="only a joker stands for another tile"):
+        svg.card(parse_card("7s"), stands_for=parse_card("7c"), notation=TILE_NOTATION)
+    with pytest.raises(NotationError, match="expected a Card"):
+        svg.card(JOKER, stands_for="8h")  # type: ignore[arg-type]
+
+
 def test_card_refuses_what_is_not_a_card() -> None:
     with pytest.raises(NotationError, match="bad card '7h': expected a Card"):
         svg.card("7h")  # type: ignore[arg-type]

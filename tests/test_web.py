@@ -22,7 +22,7 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the w
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from rummylib import new_game
+from rummylib import new_game, svg
 from rummylib.actions import Disconnect, Reconnect, TimeExpired
 from rummylib.bots import RandomBot
 from rummylib.records import dumps, loads
@@ -200,6 +200,12 @@ def test_pages_and_cards_are_served(client: TestClient) -> None:
     assert "ten of hearts" in card.text
     assert client.get("/card/Zz.svg").status_code == 404
     assert client.get("/card/" + "A" * 20 + ".svg").status_code == 404
+    # a joker on the table, drawn with the card it stands for (as the meld's text says it)
+    joker = client.get("/card/%2A%3D8h.svg")
+    assert joker.status_code == 200
+    assert svg.read_cards(joker.text) == ("*=8h",)
+    for bad in ("%2A%3D%2A", "%2A%3D", "%2A%3DZz"):
+        assert client.get(f"/card/{bad}.svg").status_code == 404
 
 
 # -- the socket: who sees what -----------------------------------------------------------------
@@ -483,6 +489,11 @@ def test_a_rummikub_table_speaks_tiles_and_serves_tile_pictures(client: TestClie
     assert "blue thirteen" in tile.text
     assert "joker" in client.get("/tile/*.svg").text
     assert client.get("/tile/g7.svg").status_code == 404
+    joker = client.get("/tile/%2A%3Do7.svg")
+    assert svg.read_cards(joker.text) == ("*=o7",)
+    assert "joker as orange seven" in joker.text
+    for bad in ("k7%3Do7", "%2A%3D%2A", "%2A%3D7h"):  # only a joker stands for another tile
+        assert client.get(f"/tile/{bad}.svg").status_code == 404
     with client.websocket_connect(f"/ws/{table_id}") as socket:
         state = join(socket, tokens[0])
         game = server_state(client, table_id)

@@ -57,14 +57,18 @@ MAX_BAD: Final = 20
 JOIN_SECONDS: Final = 10.0
 
 
-@functools.lru_cache(maxsize=128)
+@functools.lru_cache(maxsize=256)
 def _card_svg(notation: str) -> str:
-    return svg.card(parse_card(notation))
+    shown, declares, stands = notation.partition("=")  # '*=8h': a joker on the table
+    stands_for = parse_card(stands) if declares else None
+    return svg.card(parse_card(shown), stands_for=stands_for)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=256)
 def _tile_svg(notation: str) -> str:
-    return svg.card(parse_tile(notation), notation=TILE_NOTATION)
+    shown, declares, stands = notation.partition("=")  # '*=o7': a joker on the table
+    stands_for = parse_tile(stands) if declares else None
+    return svg.card(parse_tile(shown), stands_for=stands_for, notation=TILE_NOTATION)
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -238,11 +242,11 @@ class Server:
         )
 
     async def card(self, request: Request) -> Response:
-        """One card's picture; the notation is read by :func:`~rummylib.cards.parse_card`."""
+        """One card's picture (``7h``, ``*``; ``*=8h``: a joker as the card it stands for)."""
         return self._picture(request, _card_svg, "card")
 
     async def tile(self, request: Request) -> Response:
-        """One Rummikub tile's picture (``k7``, ``*``): :func:`~rummylib.tiles.parse_tile`."""
+        """A Rummikub tile's picture (``k7``, ``*``; ``*=o7``: a joker as the tile it is)."""
         return self._picture(request, _tile_svg, "tile")
 
     def _picture(self, request: Request, draw: Callable[[str], str], noun: str) -> Response:

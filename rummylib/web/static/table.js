@@ -21,9 +21,9 @@
   function tiles() { return Boolean(view && view.notation === "tile"); }
 
   function cardImage(notation) {
-    const plain = notation.split("=")[0];
+    // a joker on the table ('*=o7') is drawn with the card it stands for
     const kind = tiles() ? "tile" : "card";
-    return el("img", { src: `../${kind}/${encodeURIComponent(plain)}.svg`, alt: notation, title: notation });
+    return el("img", { src: `../${kind}/${encodeURIComponent(notation)}.svg`, alt: notation, title: notation });
   }
 
   const RANKS = "A23456789TJQK";
