@@ -7,6 +7,7 @@ import pytest
 from rummylib.cli import main
 from rummylib.errors import ConfigurationError
 from rummylib.simulate import simulate
+from rummylib.variants import VARIANTS
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -53,6 +54,29 @@ def test_variants_name_gives_the_range_of_a_numeric_setting(
     assert "0 to 1" in lines["oklahoma_ace"]
     assert "1 to 1000000, null" in lines["target_score"]
     assert "true" in lines["oklahoma"]
+
+
+#: The built-in variants (a plugin's own validators may say nothing of their range).
+BUILT_IN = sorted(name for name, cls in VARIANTS.items() if cls.__module__.startswith("rummylib."))
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_variants_name_gives_every_numeric_settings_range(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    # a number or null (a number, or none: Rummikub's target_score) says what it may be
+    code, out, _ = run(capsys, "variants", name)
+    assert code == 0
+    rows = [
+        [cell.strip() for cell in line.split("│")[1:-1]]
+        for line in out.splitlines()
+        if line.startswith("│")
+    ]
+    assert rows
+    for setting, default, others, *_ in rows:
+        if default == "null" or default.lstrip("-").isdigit():
+            shown = " to " in others or " or more" in others
+            assert shown, f"{name}.{setting}: no range shown ({others!r})"
 
 
 @pytest.mark.parametrize("count", ["99999999999999999999", "10000001"])

@@ -218,11 +218,6 @@ def _best(
     )
 
 
-def _optional_target(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if value is not None:
-        whole(1, maximum=MAX_POINTS)(instance, attribute, value)
-
-
 def _sorted_rack(rack: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(rack, key=lambda card: card.index))
 
@@ -256,7 +251,9 @@ class Rummikub(Variant[RummikubDetail]):
 
     initial_meld: int = attrs.field(default=30, validator=whole(0, maximum=MAX_POINTS))
     joker_rule: JokerRule = attrs.field(default=JokerRule.REPLACE, converter=JokerRule)
-    target_score: int | None = attrs.field(default=None, validator=_optional_target)
+    target_score: int | None = attrs.field(
+        default=None, validator=whole(1, maximum=MAX_POINTS, optional=True)
+    )
     timeout_draws: int = attrs.field(default=3, validator=whole(0, maximum=RACK_SIZE))
 
     # -- what the game is ---------------------------------------------------------------------
