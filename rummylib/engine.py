@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, cast
 import attrs
 from typing_extensions import TypeVar
 
+from rummylib._settings import WholeRange, flag, whole
 from rummylib.actions import (
     ACTION_TYPES,
     Action,
@@ -76,6 +77,7 @@ __all__ = [
     "PublicInfo",
     "TurnClock",
     "Variant",
+    "WholeRange",
     "add_phase_source",
     "added",
     "added_lines",
@@ -85,6 +87,7 @@ __all__ = [
     "discard_action",
     "discard_actions",
     "evolve",
+    "flag",
     "lay_off_way",
     "lay_offs",
     "lists_legal",
@@ -98,6 +101,7 @@ __all__ = [
     "shares",
     "shuffled",
     "simple_action",
+    "whole",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])

@@ -79,6 +79,17 @@ def test_variants_name_gives_every_numeric_settings_range(
             assert shown, f"{name}.{setting}: no range shown ({others!r})"
 
 
+def test_the_example_plugins_settings_show_their_range(capsys: pytest.CaptureFixture[str]) -> None:
+    # examples/plugin declares its settings with rummylib.engine.whole, which the table reads
+    if "knock7" not in VARIANTS:
+        pytest.skip("the example plugin is not installed (pip install -e examples/plugin)")
+    code, out, _ = run(capsys, "variants", "knock7")
+    assert code == 0
+    lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("│")}
+    assert "0 to 50" in lines["knock_limit"]
+    assert "0 to 50" in lines["fold_penalty"]
+
+
 @pytest.mark.parametrize("count", ["99999999999999999999", "10000001"])
 def test_simulate_refuses_more_matches_than_its_maximum(
     capsys: pytest.CaptureFixture[str], count: str

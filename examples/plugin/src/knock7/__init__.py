@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from rummylib import Card, CardPoints, ConfigurationError, MeldRules, arrange
+from rummylib import Card, CardPoints, MeldRules, arrange
 from rummylib.actions import (
     Action,
     Discard,
@@ -37,7 +37,7 @@ from rummylib.actions import (
     register_action,
 )
 from rummylib.cards import make_deck
-from rummylib.engine import Phase, PhaseBase, Variant, player_name, remove_cards
+from rummylib.engine import Phase, PhaseBase, Variant, player_name, remove_cards, whole
 from rummylib.scoring import ScoreLine
 from rummylib.state import GameState
 from rummylib.views import Observation
@@ -54,12 +54,6 @@ class Fold(PlayerAction):
     verb: ClassVar[str] = "fold"
 
 
-def _up_to_50(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if isinstance(value, bool) or value not in range(51):
-        msg = f"{attribute.name} must be a whole number from 0 to 50, not {value!r}"
-        raise ConfigurationError(msg)
-
-
 @attrs.frozen(kw_only=True)
 class KnockSeven(Variant[None]):
     """Seven-card knock rummy: draw, discard or knock at ``knock_limit`` points or fewer."""
@@ -74,8 +68,10 @@ class KnockSeven(Variant[None]):
         Phase.PLAY: (Discard, Knock),
     }
 
-    knock_limit: int = attrs.field(default=10, validator=_up_to_50)
-    fold_penalty: int = attrs.field(default=10, validator=_up_to_50)
+    # whole(): the range check every built-in setting uses; `rummylib variants knock7` shows
+    # its bounds ("0 to 50")
+    knock_limit: int = attrs.field(default=10, validator=whole(0, maximum=50))
+    fold_penalty: int = attrs.field(default=10, validator=whole(0, maximum=50))
 
     def make_meld_rules(self) -> MeldRules:
         """Groups of 3–4, runs of 3+ with the ace low only, no jokers in the pack."""
