@@ -20,12 +20,17 @@ A plugin's own kinds are named by their record verb (``fold``).
 from __future__ import annotations
 
 import difflib
+import enum
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Final
 
+import attrs
+
 from rummylib._notation import ActionLine, format_action, parse_line
+from rummylib._settings import WholeRange
 from rummylib.actions import (
     Action,
     DeclineRebuy,
@@ -41,6 +46,7 @@ from rummylib.actions import (
     specs,
 )
 from rummylib.cards import Card
+from rummylib.engine import Variant
 from rummylib.errors import IllegalActionError, InvalidMeldError, RummyError
 from rummylib.melds import Meld, MeldRules, parse_meld
 from rummylib.state import GameState
@@ -57,6 +63,8 @@ __all__ = [
     "phrase",
     "prompt",
     "read_move",
+    "setting_text",
+    "setting_values",
     "suggest",
 ]
 
@@ -377,3 +385,51 @@ def describe_meld(meld: Meld, notation: Notation = CARD_NOTATION) -> str:
     elif jokers:
         text += f"; the jokers stand for {' '.join(jokers)}"
     return text
+
+
+class _Literal(str):
+    """Words shown as they are among a setting's values (``0 to 10``), never quoted."""
+
+
+def setting_text(value: object) -> str:
+    """A setting's value as ``--set KEY=VALUE`` reads it: text as it is, the rest as JSON.
+
+    >>> setting_text(None), setting_text(True), setting_text((1, 2)), setting_text("free")
+    ('null', 'true', '[1, 2]', 'free')
+    """
+    if isinstance(value, _Literal):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, str):
+        return value
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+def setting_values(variant: Variant) -> dict[str, str]:
+    """What each setting of ``variant`` may be besides its value, as ``rummylib variants`` says.
+
+    A choice lists its other values, a flag the other one, a whole number its range (when
+    its validator is :func:`~rummylib.engine.whole`); a setting of any other kind gets ``""``.
+
+    >>> from rummylib import get_variant
+    >>> values = setting_values(get_variant("rummikub"))
+    >>> values["joker_rule"], values["target_score"]
+    ('free', '1 to 1000000, null')
+    """
+    fields = attrs.fields_dict(type(variant))
+    found: dict[str, str] = {}
+    for name in variant.settings():
+        current = getattr(variant, name)
+        others: list[object]
+        if isinstance(current, enum.Enum):
+            others = [member.value for member in type(current) if member is not current]
+        elif isinstance(current, bool):
+            others = [not current]
+        else:
+            others = []
+        bounds = fields[name].validator if name in fields else None
+        if isinstance(bounds, WholeRange):
+            others = [_Literal(bounds.describe())]
+        found[name] = ", ".join(map(setting_text, others))
+    return found

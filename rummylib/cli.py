@@ -52,7 +52,6 @@ Progress bars, tables and colour come from :mod:`rich` when it is installed
 from __future__ import annotations
 
 import argparse
-import enum
 import importlib.metadata
 import inspect
 import json
@@ -67,7 +66,6 @@ import attrs
 
 from rummylib import _play, _words, svg, web
 from rummylib._files import write_text
-from rummylib._settings import WholeRange
 from rummylib.arrangement import arrange, format_arrangement
 from rummylib.cards import JOKER
 from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
@@ -339,21 +337,6 @@ def _plain(text: str) -> str:
     return _ROLE.sub(lambda match: match.group(1).rpartition(".")[2], text).replace("``", "")
 
 
-class _Literal(str):
-    """Words shown as they are among a setting's values (``0 to 10``), never quoted."""
-
-
-def _setting_text(value: object) -> str:
-    """A setting's value as ``--set KEY=VALUE`` reads it: text as it is, the rest as JSON."""
-    if isinstance(value, _Literal):
-        return str(value)
-    if isinstance(value, enum.Enum):
-        value = value.value
-    if isinstance(value, str):
-        return value
-    return json.dumps(list(value) if isinstance(value, tuple) else value)
-
-
 def _variant_settings(variant: Variant, printer: _Printer) -> int:
     """``rummylib variants NAME``: one variant's settings, defaults and rule numbers."""
     cls = type(variant)
@@ -362,24 +345,13 @@ def _variant_settings(variant: Variant, printer: _Printer) -> int:
     if summary:
         printer.say(summary)
     fields = attrs.fields_dict(cls)
+    values = _words.setting_values(variant)
     rows = []
     for name, default in variant.settings().items():
-        current = getattr(variant, name)
-        if isinstance(current, enum.Enum):
-            others = [member.value for member in type(current) if member is not current]
-        elif isinstance(current, bool):
-            others = [not current]
-        else:
-            others = []
-        bounds = fields[name].validator if name in fields else None
-        if isinstance(bounds, WholeRange):
-            others = [_Literal(bounds.describe())]
         rule = type(variant).rule_of(name) or (
             fields[name].metadata.get("rule", "") if name in fields else ""
         )
-        rows.append(
-            [name, _setting_text(default), ", ".join(map(_setting_text, others)), str(rule)]
-        )
+        rows.append([name, _words.setting_text(default), values[name], str(rule)])
     headers = ["setting", "default", "other values", "rule"]
     if not any(row[3] for row in rows):  # a variant that names no rule numbers
         headers, rows = headers[:3], [row[:3] for row in rows]

@@ -136,6 +136,15 @@ def test_variants_lists_every_registered_variant_with_its_settings(client: TestC
     assert gin["settings"]["knock_card"] == 10
     assert (gin["min_players"], gin["max_players"]) == (2, 2)
     assert "greedy" in data["bots"]
+    # what else each setting may be, in the words of `rummylib variants NAME`
+    rummikub = next(variant for variant in data["variants"] if variant["name"] == "rummikub")
+    assert rummikub["values"] == {
+        "initial_meld": "0 to 1000000",
+        "joker_rule": "free",
+        "target_score": "1 to 1000000, null",
+        "timeout_draws": "0 to 14",
+    }
+    assert gin["values"]["oklahoma"] == "true"
 
 
 @pytest.mark.parametrize(

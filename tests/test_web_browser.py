@@ -222,6 +222,43 @@ def test_a_rummikub_page_speaks_of_tiles_a_rack_and_the_pool(
         page.close()
 
 
+def test_the_lobby_says_what_each_setting_may_be_and_takes_a_bare_word(
+    browser: Any, live: LiveServer
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(live.url + "/")
+        page.wait_for_selector("#variant option[value='rummikub']", state="attached", timeout=WAIT)
+        page.select_option("#variant", "rummikub")
+        page.locator("details summary").click()
+        hints = [
+            " ".join(text.split()) for text in page.locator("#settings label").all_inner_texts()
+        ]
+        assert hints == [
+            "initial_meld other values: 0 to 1000000",
+            "joker_rule other values: free",
+            "target_score other values: 1 to 1000000, null",
+            "timeout_draws other values: 0 to 14",
+        ]
+        page.locator("input[data-setting='joker_rule']").fill("free")  # a choice, unquoted
+        page.locator("input[data-setting='target_score']").fill("200")
+        page.locator("#open").click()
+        page.wait_for_selector("#links a", timeout=WAIT)
+        assert page.locator("#lobby-error").inner_text() == ""
+        link = page.locator("#links a").first.get_attribute("href")
+        assert link is not None
+        table = live.state([link]).variant
+        assert (table.joker_rule.value, table.target_score) == ("free", 200)
+        page.locator("input[data-setting='joker_rule']").fill("free tiles")  # neither
+        page.locator("#open").click()
+        page.wait_for_function(
+            "document.getElementById('lobby-error').textContent !== ''", timeout=WAIT
+        )
+        assert page.locator("#lobby-error").inner_text() == "setting joker_rule: not JSON"
+    finally:
+        page.close()
+
+
 def test_a_page_closed_mid_turn_is_auto_played_and_resumes(browser: Any, live: LiveServer) -> None:
     links = live.open_table(variant="gin", seats=[{"kind": "person"}, {"kind": "person"}])
     first, second = (_open(browser, link) for link in links)

@@ -35,7 +35,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from rummylib import svg
+from rummylib import _words, svg
 from rummylib.cards import parse_card
 from rummylib.errors import RummyError
 from rummylib.registry import VARIANTS
@@ -162,12 +162,17 @@ class Server:
         return FileResponse(STATIC / "table.html")
 
     async def variants(self, request: Request) -> Response:
-        """Every registered variant, its player range and its settings with their defaults."""
+        """Every registered variant: its players, its settings' defaults and other values.
+
+        The other values are in the words of ``rummylib variants NAME`` (``"0 to 50"``).
+        """
         found = []
         for name in VARIANTS:
             try:
                 cls = VARIANTS[name]
-                settings = cls().settings()
+                table = cls()
+                settings = table.settings()
+                values = _words.setting_values(table)
             except Exception:  # a broken plugin is left out of the list, the others are listed
                 continue
             found.append(
@@ -181,6 +186,8 @@ class Server:
                         for key, value in settings.items()
                         if value is None or isinstance(value, bool | int | float | str | tuple)
                     },
+                    # what each setting may be besides its default, as `rummylib variants` says
+                    "values": {key: values[key] for key in settings if values.get(key)},
                 }
             )
         return JSONResponse({"variants": found, "bots": list(BOTS)})

@@ -43,10 +43,13 @@
     playersInput.min = variant.min_players;
     playersInput.max = variant.max_players;
     playersInput.value = Math.min(Math.max(Number(playersInput.value), variant.min_players), variant.max_players);
+    const values = variant.values || {};
     for (const [key, value] of Object.entries(variant.settings)) {
       const label = el("label", {}, `${key} `);
       const input = el("input", { "data-setting": key, value: JSON.stringify(value) });
       label.append(input);
+      // what else the setting may be, as `rummylib variants NAME` says it ("0 to 50", "free")
+      if (values[key]) label.append(el("span", { class: "values" }, ` other values: ${values[key]}`));
       settingsBox.append(label);
     }
     drawSeats();
@@ -70,7 +73,13 @@
     const settings = {};
     for (const input of settingsBox.querySelectorAll("input")) {
       let value;
-      try { value = JSON.parse(input.value); } catch (e) { errorBox.textContent = `setting ${input.dataset.setting}: not JSON`; return; }
+      // JSON (10, null, true, [1, 2], "free"), or a bare word for a choice (free), as the hint
+      // beside the box writes it
+      const text = input.value.trim();
+      try { value = JSON.parse(text); } catch (e) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) { errorBox.textContent = `setting ${input.dataset.setting}: not JSON`; return; }
+        value = text;
+      }
       if (JSON.stringify(value) !== JSON.stringify(variant.settings[input.dataset.setting])) settings[input.dataset.setting] = value;
     }
     const seats = [];
