@@ -15,6 +15,11 @@ Traceback (most recent call last):
 rummylib.errors.IllegalActionError: there is no move 'dicsard' in Gin Rummy; did you mean ...
 
 A plugin's own kinds are named by their record verb (``fold``).
+
+The words that ``play``, ``rummylib check``, ``rummylib variants`` and the web lobby share live
+here too, so that they say one thing: how ``check`` reads a meld and answers
+(:func:`checked_meld`, :func:`describe_meld`) and what a setting may be
+(:func:`setting_values`).
 """
 
 from __future__ import annotations
