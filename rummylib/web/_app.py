@@ -36,10 +36,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rummylib import _words, svg
-from rummylib.cards import parse_card
+from rummylib.cards import Card, parse_card
 from rummylib.errors import RummyError
 from rummylib.registry import VARIANTS
-from rummylib.tiles import TILE_NOTATION, parse_tile
+from rummylib.tiles import CARD_NOTATION, TILE_NOTATION, Notation, parse_tile
 from rummylib.web._tables import BOTS, Lobby, Table, WebError
 
 __all__ = ["MAX_MESSAGE", "Server", "create_app"]
@@ -57,18 +57,21 @@ MAX_BAD: Final = 20
 JOIN_SECONDS: Final = 10.0
 
 
-@functools.lru_cache(maxsize=256)
-def _card_svg(notation: str) -> str:
-    shown, declares, stands = notation.partition("=")  # '*=8h': a joker on the table
-    stands_for = parse_card(stands) if declares else None
-    return svg.card(parse_card(shown), stands_for=stands_for)
+def _picture_of(text: str, parse: Callable[[str], Card], notation: Notation) -> str:
+    """One card's picture; ``*=8h`` (``*=o7``) is a joker on the table, with what it stands for."""
+    shown, declares, stands = text.partition("=")
+    stands_for = parse(stands) if declares else None
+    return svg.card(parse(shown), stands_for=stands_for, notation=notation)
 
 
 @functools.lru_cache(maxsize=256)
-def _tile_svg(notation: str) -> str:
-    shown, declares, stands = notation.partition("=")  # '*=o7': a joker on the table
-    stands_for = parse_tile(stands) if declares else None
-    return svg.card(parse_tile(shown), stands_for=stands_for, notation=TILE_NOTATION)
+def _card_svg(text: str) -> str:
+    return _picture_of(text, parse_card, CARD_NOTATION)
+
+
+@functools.lru_cache(maxsize=256)
+def _tile_svg(text: str) -> str:
+    return _picture_of(text, parse_tile, TILE_NOTATION)
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
