@@ -28,6 +28,7 @@ A plugin cannot take the name or an alias of a built-in variant, imported yet or
 
 from __future__ import annotations
 
+import enum
 import importlib
 import threading
 import warnings
@@ -333,7 +334,7 @@ def get_variant(name: str, /, **settings: Any) -> Variant:
     if cls is None:
         msg = f"unknown variant {shorten(name)}; known: {', '.join(_REGISTRY)}"
         raise UnknownVariantError(msg)
-    _check_setting_names(cls, settings)
+    _check_settings(cls, settings)
     return cls(**settings)
 
 
@@ -346,12 +347,19 @@ def with_settings(variant: Variant, /, **settings: Any) -> Variant:
     Raises:
         ConfigurationError: a setting is unknown or has a bad value.
     """
-    _check_setting_names(type(variant), settings)
+    _check_settings(type(variant), settings)
     return attrs.evolve(variant, **settings)
 
 
-def _check_setting_names(cls: type[Variant], settings: dict[str, Any]) -> None:
-    known = {field.name for field in attrs.fields(cls) if field.init}
+def _check_settings(cls: type[Variant], settings: dict[str, Any]) -> None:
+    """Refuse an unknown setting, and a choice setting's bad value naming the setting.
+
+    An enum's own converter cannot name the setting it reads ("bad setting 'never'"), so a
+    setting whose converter is an :class:`enum.Enum` class is read here first, and its
+    refusal says which setting it was.
+    """
+    fields = {field.name: field for field in attrs.fields(cls) if field.init}
+    known = set(fields)
     unknown = sorted(set(settings) - known, key=str)
     if unknown:
         msg = (
@@ -359,3 +367,13 @@ def _check_setting_names(cls: type[Variant], settings: dict[str, Any]) -> None:
             f"settings: {', '.join(sorted(known))}"
         )
         raise ConfigurationError(msg)
+    for key, value in settings.items():
+        converter = fields[key].converter
+        if not (isinstance(converter, type) and issubclass(converter, enum.Enum)):
+            continue
+        try:
+            converter(value)
+        except (ConfigurationError, ValueError, TypeError):
+            allowed = ", ".join(repr(member.value) for member in converter)
+            msg = f"bad setting {shorten(value)} for {key}: expected one of {allowed}"
+            raise ConfigurationError(msg) from None

@@ -168,3 +168,12 @@ def test_a_record_kept_without_its_first_deal_replays_to_its_final_state_only() 
     assert "the stock is not the one dealt" in record.errors[0].message
     assert list(record.states()) == [record.final_state]
     assert list(record.observations(0)) == [record.final_state.observation(0)]
+
+
+def test_a_bad_choice_setting_is_refused_at_its_own_line_and_named() -> None:
+    text = dumps(new_game("carousel", players=2, seed=1, knock_timing="after_draw"))
+    line = text.splitlines().index('knock_timing = "after_draw"') + 1
+    assert line > 3  # below the variant's line, which the refusal used to point at
+    pattern = rf"^line {line}: bad setting 'soon' for knock_timing: expected one of "
+    with pytest.raises(NotationError, match=pattern):
+        loads(text.replace('"after_draw"', '"soon"'))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
@@ -301,3 +303,76 @@ def test_whole_without_maximum_keeps_the_old_message() -> None:
         Table(1)
     with pytest.raises(ConfigurationError, match=r"^seconds must be None or a whole number"):
         Table(3, seconds=-1)
+
+
+# -- a choice setting's bad value names the setting ------------------------------------------
+
+#: Every setting of a built-in variant read by an enum, and one of its values (written out:
+#: a new choice setting must be added here, see the test after this table).
+CHOICE_SETTINGS = {
+    ("carousel", "knock_timing"): "after_draw",
+    ("carousel", "joker_replacement_source"): "hand_only",
+    ("carousel", "on_stock_exhausted"): "final_meld_turn",
+    ("carousel", "knock_tie_award"): "split",
+    ("carousel", "tie_award"): "each_full",
+    ("rummikub", "joker_rule"): "replace",
+    **{
+        (israeli, name): value
+        for israeli in ("rummy71", "rummy101")
+        for name, value in (
+            ("open_card_after_window", "dead"),
+            ("loser_melds", "best"),
+            ("frish_window", "first_go_around"),
+            ("rebuy_score", "highest_remaining"),
+            ("on_stock_exhausted", "reshuffle"),
+        )
+    },
+    **{
+        (turkish, name): value
+        for turkish in ("rummy500", "turkish300", "turkish500", "turkish500_cutthroat")
+        for name, value in (
+            ("pool_tie", "split"),
+            ("scoring", "winner_only"),
+            ("first_go_around_go_out", "anyone"),
+        )
+    },
+}
+
+
+def test_every_choice_setting_of_a_built_in_variant_is_in_the_table() -> None:
+    import enum  # noqa: PLC0415  (only this test looks at the converters)
+
+    found = {
+        (name, field.name)
+        for name in VARIANTS
+        if name != "knock7"  # the example plugin, when installed: not built in
+        for field in attrs.fields(type(get_variant(name)))
+        if field.init
+        and isinstance(field.converter, type)
+        and issubclass(field.converter, enum.Enum)
+    }
+    assert found == set(CHOICE_SETTINGS)
+
+
+@pytest.mark.parametrize(("variant", "setting"), sorted(CHOICE_SETTINGS))
+def test_a_bad_choice_names_its_setting_and_the_values(variant: str, setting: str) -> None:
+    good = CHOICE_SETTINGS[variant, setting]
+    bad: dict[str, Any] = {setting: "sometimes"}
+    pattern = rf"^bad setting 'sometimes' for {setting}: expected one of .*'{good}'"
+    with pytest.raises(ConfigurationError, match=pattern):
+        get_variant(variant, **bad)
+    with pytest.raises(ConfigurationError, match=pattern):
+        new_game(variant, players=2, **bad)
+    with pytest.raises(ConfigurationError, match=rf"^bad setting None for {setting}: "):
+        get_variant(variant, **{setting: None})
+    assert getattr(get_variant(variant, **{setting: good}), setting).value == good
+
+
+def test_a_bad_choice_is_named_by_with_settings_too() -> None:
+    from rummylib.registry import with_settings  # noqa: PLC0415
+
+    carousel = get_variant("carousel")
+    with pytest.raises(ConfigurationError, match=r"^bad setting 'soon' for knock_timing: "):
+        with_settings(carousel, knock_timing="soon")
+    with pytest.raises(ConfigurationError, match=r"^bad setting 'x' for tie_award: "):
+        with_settings(carousel, target_score=100, tie_award="x")

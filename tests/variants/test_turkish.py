@@ -659,7 +659,8 @@ def test_rule_3_14_presets() -> None:
     assert Turkish500(pool_tie="split").pool_tie is PoolTie.SPLIT
     anyone = Turkish500(first_go_around_go_out="anyone")
     assert anyone.first_go_around_go_out is FirstGoAroundGoOut.ANYONE
-    with pytest.raises(ConfigurationError, match="bad setting 'tie'"):
+    named = "bad setting 'tie' for pool_tie: expected one of 'carry_over', 'split'"
+    with pytest.raises(ConfigurationError, match=named):
         get_variant("turkish500", pool_tie="tie")
     with pytest.raises(ConfigurationError, match="draw_from_discard must be True or False"):
         get_variant("turkish500", draw_from_discard="yes")
