@@ -68,7 +68,7 @@ from rummylib import _play, _words, svg, web
 from rummylib._files import write_text
 from rummylib.arrangement import arrange, format_arrangement
 from rummylib.cards import JOKER
-from rummylib.errors import ConfigurationError, InvalidMeldError, RummyError
+from rummylib.errors import ConfigurationError, InvalidMeldError, NotationError, RummyError
 from rummylib.melds import AceRule, MeldRules
 from rummylib.scoring import CardPoints
 from rummylib.simulate import BOT_NAMES, MAX_MATCHES, SimulationResult, simulate
@@ -489,6 +489,15 @@ def _has_jokers(variant: Variant) -> bool:
     return any(JOKER in variant.deck_for(count) for count in players)
 
 
+def _names_variant(token: str) -> bool:
+    """Whether ``token`` is a variant's name or alias (``check rummy71 …`` for ``--variant``)."""
+    try:
+        get_variant(token)
+    except RummyError:
+        return False
+    return True
+
+
 def _check(args: argparse.Namespace, printer: _Printer) -> int:
     text = " ".join(args.cards)
     tokens = text.replace(",", " ").split()
@@ -496,7 +505,15 @@ def _check(args: argparse.Namespace, printer: _Printer) -> int:
     variant: Variant | None = args.variant
     # A variant's own notation: Rummikub's tiles (``k7 b7 *=o7``).
     notation = CARD_NOTATION if variant is None else variant.notation
-    cards = notation.parse_cards(" ".join(token.partition("=")[0] for token in tokens))
+    try:
+        cards = notation.parse_cards(" ".join(token.partition("=")[0] for token in tokens))
+    except NotationError:
+        named = next((token for token in tokens if _names_variant(token)), None)
+        if named is None or variant is not None:
+            raise
+        rest = " ".join(token for token in tokens if token != named) or "CARDS"
+        msg = f"{_quote(named)} is a variant, not a card: rummylib check --variant {named} {rest}"
+        raise ConfigurationError(msg) from None
     if not cards:
         msg = "no cards given"
         raise ConfigurationError(msg)

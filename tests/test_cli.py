@@ -86,6 +86,38 @@ def test_check_bad_card_is_a_one_line_error_naming_the_token(
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ("rummy71", "* Ah 2h"),
+            "'rummy71' is a variant, not a card: rummylib check --variant rummy71 * Ah 2h",
+        ),
+        (
+            ("Vrtuljak", "7h", "8h", "9h"),
+            "'Vrtuljak' is a variant, not a card: rummylib check --variant Vrtuljak 7h 8h 9h",
+        ),
+        (
+            ("rummikub",),
+            "'rummikub' is a variant, not a card: rummylib check --variant rummikub CARDS",
+        ),
+    ],
+)
+def test_check_a_variant_written_as_a_card_is_shown_the_option(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], expected: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"rummylib: {expected}\n")
+
+
+def test_check_a_variant_name_after_variant_is_a_bad_card(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "--variant", "gin", "rummy71", "7h")
+    assert code == 2
+    assert err.startswith("rummylib: bad card 'rummy71'")
+
+
 def test_check_ace_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "Qh Kh Ah")[0] == 0
     code, out, _ = run(capsys, "Qh Kh Ah", "--ace", "low")
