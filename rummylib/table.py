@@ -134,9 +134,7 @@ def rearrangement_refusal(  # noqa: PLR0911, PLR0912  (one return per condition,
         return f"no {notation.noun} from {source} was played"
     removed = _minus(old_cards, new_cards)
     if removed:
-        first = CARDS[min(removed)]
-        name = notation.card(first)
-        return "a joker left the table" if first.is_joker else f"{name} left the table"
+        return _left_the_table(_elements(removed), notation)
     for meld in new_table:
         if not meld.is_valid(rules):
             try:
@@ -191,6 +189,20 @@ def _tally(melds: Iterable[Meld], *, jokers: bool, naturals: bool = False) -> di
             for card in meld.cards:
                 counts[card.index] = counts.get(card.index, 0) + 1
     return counts
+
+
+def _left_the_table(gone: Sequence[Card], notation: Notation) -> str:
+    """``"7s left the table (and 8s, a joker)"``: every card gone, the first in card order first.
+
+    A second copy of a card is "another 7s" (two packs), of a joker "another joker".
+    """
+    names: list[str] = []
+    for at, card in enumerate(gone):
+        name = "joker" if card.is_joker else notation.card(card)
+        again = card in gone[:at]
+        names.append(f"another {name}" if again else "a joker" if card.is_joker else name)
+    rest = f" (and {', '.join(names[1:])})" if len(names) > 1 else ""
+    return f"{names[0]} left the table{rest}"
 
 
 def _minus(counts: dict[int, int], other: dict[int, int]) -> dict[int, int]:

@@ -385,7 +385,16 @@ def reference_rearrangement_refusal(
         return "no card from hand was played"
     removed = sorted(old_cards - new_cards, key=lambda card: card.index)
     if removed:
-        return "a joker left the table" if removed[0].is_joker else f"{removed[0]} left the table"
+        gone = sorted((old_cards - new_cards).elements(), key=lambda card: card.index)
+        said: list[str] = []
+        for at, card in enumerate(gone):
+            name = "joker" if card.is_joker else str(card)
+            if card in gone[:at]:
+                said.append(f"another {name}")
+            else:
+                said.append("a joker" if card.is_joker else name)
+        others = f" (and {', '.join(said[1:])})" if len(said) > 1 else ""
+        return f"{said[0]} left the table{others}"
     for meld in new_table:
         message = reference_check(meld, rules)
         if message is not None:

@@ -218,6 +218,9 @@ def test_rule_2_5b_refused_when_a_table_card_goes_back_to_a_hand() -> None:
     state = staged()
     new = melds("5h 6h 7h", "2d 3d 4d")
     assert refusal(state, Rearrange(player=1, table=new)) == "8h left the table"
+    # Every card that left is named, the first one first (in card order).
+    gone = melds("2d 3d 4d")
+    assert refusal(state, Rearrange(player=1, table=gone)) == ("5h left the table (and 6h, 7h, 8h)")
 
 
 def test_rule_2_5c_refused_when_a_meld_is_not_valid() -> None:
@@ -324,6 +327,11 @@ def test_rule_2_10_the_freed_joker_must_be_placed_again_at_once() -> None:
     state = draw(meld(draw(state), "7s 8s *=9s"))
     assert refusal(state, Rearrange(player=1, table=melds("7s 8s 9s"))) == (
         "a joker left the table"
+    )
+    # Removal is checked before the melds (2.5b before 2.5c): an invalid meld is enough.
+    spades = Meld(MeldKind.RUN, parse_cards("9s Ts Qs"), parse_cards("9s Ts Qs"))
+    assert refusal(state, Rearrange(player=1, table=(spades,))) == (
+        "7s left the table (and 8s, a joker)"
     )
 
 

@@ -308,6 +308,21 @@ def test_rule_7_6_a_table_tile_may_not_go_back_to_a_rack() -> None:
         state.apply(play("k8 k9 k10 k11", "o13 b13 r13"))
 
 
+def test_rule_7_6_every_tile_that_left_the_table_is_named() -> None:
+    from rummylib.table import rearrangement_refusal  # noqa: PLC0415
+    from rummylib.tiles import read_meld  # noqa: PLC0415
+
+    def meld(text: str) -> Meld:
+        return read_meld(text, RULES, TILE_NOTATION)
+
+    old = [meld("k7 k8 k9"), meld("k7 o7 b7"), meld("r1 r2 *=r3")]
+    refusal = rearrangement_refusal(
+        old, parse_tiles("k10"), [meld("k8 k9 k10")], RULES, jokers="free", notation=TILE_NOTATION
+    )
+    # In tile order (orange, blue, red, black); the second k7 of two sets is "another k7".
+    assert refusal == "o7 left the table (and b7, r1, r2, k7, another k7, a joker)"
+
+
 def test_rule_7_6_a_play_places_at_least_one_rack_tile() -> None:
     state = _melded_both()
     with pytest.raises(IllegalActionError, match="no tile from the rack was played"):
