@@ -254,7 +254,33 @@ def test_the_lobby_says_what_each_setting_may_be_and_takes_a_bare_word(
         page.wait_for_function(
             "document.getElementById('lobby-error').textContent !== ''", timeout=WAIT
         )
-        assert page.locator("#lobby-error").inner_text() == "setting joker_rule: not JSON"
+        # Not JSON and no choice: sent as text, and the server's refusal names the setting.
+        assert page.locator("#lobby-error").inner_text() == (
+            "bad setting 'free tiles' for joker_rule: expected one of 'replace', 'free'"
+        )
+    finally:
+        page.close()
+
+
+def test_the_lobby_keeps_the_player_count_beside_its_label(browser: Any, live: LiveServer) -> None:
+    # The table page's seat list is also #players; its flex layout once applied to the
+    # lobby's number box too, which then dropped below its label "Players".
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto(live.url + "/")
+        page.wait_for_selector("#variant option[value='gin']", state="attached", timeout=WAIT)
+        label = page.locator("label", has=page.locator("#players")).bounding_box()
+        box = page.locator("#players").bounding_box()
+        variant = page.locator("#variant").bounding_box()
+        assert label is not None
+        assert box is not None
+        assert variant is not None
+        assert label["height"] < 1.5 * box["height"]  # one line, not the word above the box
+        assert box["x"] > label["x"] + 30  # "Players" before the box, as "Variant" before its
+        assert variant["x"] > page.locator("label").first.bounding_box()["x"] + 30
+        middle = box["y"] + box["height"] / 2
+        assert variant["y"] <= middle <= variant["y"] + variant["height"]  # the variant's row
+        assert page.locator("#players").evaluate("e => getComputedStyle(e).display") != "flex"
     finally:
         page.close()
 

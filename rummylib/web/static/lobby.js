@@ -73,13 +73,11 @@
     const settings = {};
     for (const input of settingsBox.querySelectorAll("input")) {
       let value;
-      // JSON (10, null, true, [1, 2], "free"), or a bare word for a choice (free), as the hint
-      // beside the box writes it
+      // JSON (10, null, true, [1, 2], "free"), else the text as it is: a bare word for a
+      // choice (free), as the hint beside the box writes it; the server says what is wrong
+      // with anything else, naming the setting and what it may be
       const text = input.value.trim();
-      try { value = JSON.parse(text); } catch (e) {
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) { errorBox.textContent = `setting ${input.dataset.setting}: not JSON`; return; }
-        value = text;
-      }
+      try { value = JSON.parse(text); } catch (e) { value = text; }
       if (JSON.stringify(value) !== JSON.stringify(variant.settings[input.dataset.setting])) settings[input.dataset.setting] = value;
     }
     const seats = [];
