@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from rummylib import new_game, svg
 from rummylib.actions import Disconnect, Reconnect, TimeExpired
 from rummylib.bots import RandomBot
+from rummylib.cards import Rank
 from rummylib.records import dumps, loads
 from rummylib.tiles import format_tile
 from rummylib.web import Journal, Lobby, WebError, create_app
@@ -236,6 +237,28 @@ def test_each_seat_receives_only_its_own_observation(client: TestClient) -> None
                 assert seen <= allowed, seen - allowed  # not the other hand, not the stock
                 assert "seed" not in json.dumps(message)
             assert all(move["text"].split()[0] != "p2" for move in first["moves"])
+
+
+def test_the_state_says_the_variants_own_facts_and_the_phase_words(client: TestClient) -> None:
+    # The page shows them as `rummylib play` prints them: an Indian player must know the
+    # deal's wild card, a gin player that the first upcard is being offered.
+    table_id, tokens = open_table(client, "indian_points")
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        state = join(socket, tokens[0])
+        game = server_state(client, table_id)
+        (turned,) = game.aside  # the card set aside face up names the wild rank (rule 6.3)
+        wild = game.observation(0).public.wild_card
+        rank = Rank.ACE if wild.is_joker else wild.rank
+        assert rank is not None
+        assert state["facts"][0] == f"wild card: {wild} (every {rank.letter} is wild)"
+        assert turned.is_joker or wild == turned
+        assert state["facts"] == list(game.observation(0).public.lines())
+        assert state["phase_words"] is None
+    table_id, tokens = open_table(client, "gin")
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        state = join(socket, tokens[0])
+        assert state["phase_words"] == "the first upcard"
+        assert state["facts"] == ["knock card: 10"]
 
 
 def test_a_wrong_token_or_table_gets_an_error_and_a_closed_socket(client: TestClient) -> None:

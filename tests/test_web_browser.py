@@ -143,6 +143,8 @@ def test_two_pages_play_a_gin_deal_to_its_end(browser: Any, live: LiveServer) ->
     labels = pages[1].locator("#players .player strong").all_inner_texts()
     assert labels == ["p1 Ann", "p2 Bo (you)"]  # a seat's name beside its number
     assert pages[1].locator("#hand button").count() == 10
+    # the phase's words and gin's own facts, under the deal's line
+    assert pages[0].locator("#facts").inner_text() == "the first upcard · knock card: 10"
     for _ in range(400):
         if live.state(links).is_over:
             break

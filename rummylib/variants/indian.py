@@ -175,6 +175,23 @@ class IndianPublic(PublicInfo):
     rejoined: tuple[int, ...] = attrs.field(default=(), metadata={"seats": True})
     eliminated: tuple[int, ...] = attrs.field(default=(), metadata={"seats": True})
 
+    def lines(self, *, every: bool = False) -> list[str]:
+        """The facts as lines; the wild card's says which rank is wild (rule 6.3).
+
+        >>> IndianPublic(wild_card=Card.parse("Qh")).lines()
+        ['wild card: Qh (every Q is wild)']
+        >>> IndianPublic(wild_card=Card.parse("*")).lines()  # a printed joker: the aces
+        ['wild card: * (every A is wild)']
+        """
+        lines = super().lines(every=every)
+        card = self.wild_card
+        if card is None:
+            return lines
+        rank = Rank.ACE if card.is_joker else card.rank
+        assert rank is not None
+        told = f"wild card: {card}"
+        return [f"{line} (every {rank.letter} is wild)" if line == told else line for line in lines]
+
 
 @attrs.frozen(kw_only=True, slots=False)  # copied on many turns: see engine.evolve
 class IndianDetail:

@@ -424,6 +424,10 @@ class Table:
                 "dealer": seen.dealer,
                 "public": {name: _json_value(value) for name, value in seen.public},
             },
+            # the variant's own facts in words, as `rummylib play` prints them ("wild card:
+            # Qh", "pot: 3"), and what the phase at hand is for ("the first upcard")
+            "facts": list(seen.public.lines()),
+            "phase_words": state.variant.phase_words(state),
             "moves": moves,
             "more_moves": max(0, len(seen.legal_actions) - MAX_LISTED),
             "clock": clock,

@@ -117,6 +117,13 @@ def test_rule_6_3_the_wild_cards_rank_is_wild_for_the_deal() -> None:
 def test_rule_6_3_a_printed_joker_as_wild_card_makes_aces_wild() -> None:
     state = _deal(wild="*", open_card="Kh")
     assert state.meld_rules.wild_ranks == frozenset({Rank.ACE})
+    # The views say so: the face-up joker alone would not tell a player what is wild.
+    assert _public(state).lines()[0] == "wild card: * (every A is wild)"
+
+
+def test_rule_6_3_the_views_say_which_rank_is_wild() -> None:
+    assert _public(_deal()).lines()[0] == "wild card: 7c (every 7 is wild)"
+    assert not any(line.startswith("wild") for line in _public(_deal(wild_card=False)).lines())
 
 
 def test_rule_6_4_the_first_seat_moves_on_in_each_deal() -> None:

@@ -86,6 +86,9 @@
     $("info").replaceChildren(el("span", {}, `deal ${seen.deal_number} · ${seen.phase.replace(/_/g, " ")} · ` +
       (view.over ? "the match is over" : acting ? "your move" : `waiting for ${seen.to_act.map((p) => view.names[p]).join(", ")}`)),
       el("span", { id: "clock" }));
+    // the variant's own facts (an Indian wild card, the Israeli pot) and the phase's words
+    const facts = [...(view.phase_words ? [view.phase_words] : []), ...view.facts];
+    if (facts.length) $("info").append(el("div", { id: "facts", class: "facts" }, facts.join(" · ")));
     drawClock();
     const players = $("players");
     players.replaceChildren();
