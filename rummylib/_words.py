@@ -288,6 +288,9 @@ def read_move(state: GameState, text: str, player: int) -> Action:
     own = f"p{player + 1} "
     line = text.strip().removeprefix(own)
     title = state.variant.title or state.variant.name
+    completed = complete_move(state, line, player)
+    if completed is not None:
+        return completed
     try:
         item = parse_line(
             own + line,
@@ -324,6 +327,37 @@ def read_move(state: GameState, text: str, player: int) -> Action:
             reason = re.sub(r"\bp1 (must|may|cannot|has|holds|is)\b", _you, reason)
         raise IllegalActionError(clean(reason)) from None
     return action
+
+
+def complete_move(state: GameState, line: str, player: int) -> Action | None:
+    """The one legal move a short line can only mean, else ``None``.
+
+    ``draw`` when ``draw stock`` is the only legal move that begins so (and ``draw pool``,
+    the stock by the variant's own word); ``take`` when only ``take open`` does. Only a move
+    that names nothing but its kind is completed: a line that leaves a card, a count or a
+    meld to choose is still refused with the moves it begins. ``rummylib play`` and the web
+    table's typed moves read a line through it first.
+    """
+    typed = " ".join(line.lower().split())
+    if not typed:
+        return None
+    stock = state.variant.notation.stock.lower()
+    if stock != "stock" and typed == f"draw {stock}":
+        typed = "draw"
+    legal = state.legal_actions(player)
+    begun = [
+        action
+        for action in legal
+        if _example(action, state).lower().startswith(f"{typed} ")
+        or _example(action, state).lower() == typed
+    ]
+    if len(begun) != 1:
+        return None
+    (action,) = begun
+    only_the_kind = all(
+        field.name == "player" for field in attrs.fields(type(action)) if field.init
+    )
+    return action if only_the_kind else None
 
 
 def _you(match: re.Match[str]) -> str:

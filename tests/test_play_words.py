@@ -16,10 +16,11 @@ pytest.importorskip("rich", reason="play draws with rich, the cli extra")
 
 from rummylib import GameState, new_game
 from rummylib._notation import format_action
-from rummylib._words import help_text, prompt
-from rummylib.actions import LayOff
+from rummylib._words import help_text, prompt, read_move
+from rummylib.actions import DrawStock, LayOff, Pass, TakeOpenCard
 from rummylib.bots import GreedyBot
 from rummylib.cli import main
+from rummylib.errors import IllegalActionError
 from rummylib.variants.gin import GinPhase, GinRummy
 
 
@@ -108,10 +109,30 @@ def test_rummikub_help_and_table_speak_tiles_sets_and_a_rack(
 def test_typos_get_the_nearest_moves(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = "drwa stock\ntake\nquit\n"
+    script = "drwa stock\ntake\ndiscard\nquit\n"
     _, out = run(["play", "--seed", "1", "--players", "2"], script, monkeypatch, capsys)
     assert "there is no move 'drwa' in Rummy 101; did you mean 'draw stock'?" in out
-    assert "'take' is only the start of a move; did you mean 'take open'?" in out
+    # 'take' can only mean 'take open' (the one legal take, naming nothing more): taken.
+    assert "\np1 take open\n" in out
+    # 'discard' leaves the card to choose: refused, with the moves it begins.
+    assert "'discard' is only the start of a move; did you mean 'discard 2c' or" in out
+
+
+def test_a_short_line_is_completed_only_where_it_can_mean_one_move() -> None:
+    state = new_game("rummikub", players=2, seed=3)
+    assert read_move(state, "draw", 0) == DrawStock(player=0)
+    assert read_move(state, "  DRAW   pool ", 0) == DrawStock(player=0)  # the pool is the stock
+    assert read_move(state, "draw stock", 0) == DrawStock(player=0)
+    with pytest.raises(IllegalActionError, match="no move 'draws'"):
+        read_move(state, "draws", 0)
+    with pytest.raises(IllegalActionError, match="it is not your turn"):
+        read_move(state, "draw", 1)  # p2 is not to act: nothing is completed for them
+    israeli = new_game("rummy101", players=2, seed=1)
+    assert read_move(israeli, "take", 0) == TakeOpenCard(player=0)
+    gin = new_game("gin", players=2, seed=1)  # the first upcard: take it or pass
+    assert read_move(gin, "pass", gin.to_act[0]) == Pass(player=gin.to_act[0])
+    with pytest.raises(IllegalActionError, match="only the start of a move"):
+        read_move(israeli.apply(TakeOpenCard(player=0)), "discard", 0)
 
 
 def test_the_default_game_plays_to_the_end_of_its_match(

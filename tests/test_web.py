@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from rummylib import new_game, svg
-from rummylib.actions import Disconnect, Reconnect, TimeExpired
+from rummylib.actions import Disconnect, DrawStock, Reconnect, TimeExpired
 from rummylib.bots import RandomBot
 from rummylib.cards import Rank
 from rummylib.records import dumps, loads
@@ -259,6 +259,21 @@ def test_the_state_says_the_variants_own_facts_and_the_phase_words(client: TestC
         state = join(socket, tokens[0])
         assert state["phase_words"] == "the first upcard"
         assert state["facts"] == ["knock card: 10"]
+
+
+def test_a_typed_move_that_can_mean_one_move_is_that_move(client: TestClient) -> None:
+    table_id, tokens = open_table(client, "rummikub")
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        state = join(socket, tokens[0])
+        assert 0 in state["observation"]["to_act"]
+        socket.send_json({"type": "move", "move": "draw pool"})  # the prompt's own words
+        state = receive(socket)
+        assert state["type"] == "state", state
+        game = server_state(client, table_id)
+        assert game.history[-1] == DrawStock(player=0)
+        socket.send_json({"type": "move", "move": "draw"})  # p2's turn now: refused
+        assert receive(socket)["type"] == "error"
+        assert server_state(client, table_id) is game
 
 
 def test_a_wrong_token_or_table_gets_an_error_and_a_closed_socket(client: TestClient) -> None:

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 import attrs
 
-from rummylib import records
+from rummylib import _words, records
 from rummylib._files import write_text
 from rummylib._notation import ActionLine, format_action, parse_line
 from rummylib.actions import Action, Discard, Disconnect, Reconnect, TimeExpired
@@ -244,6 +244,11 @@ class Table:
         if state.is_over:
             msg = "the match is over"
             raise WebError(msg)
+        completed = _words.complete_move(state, text, seat)  # 'draw' for 'draw stock'
+        if completed is not None:
+            self._apply(completed)
+            self.advance(now)
+            return
         try:
             item = parse_line(
                 f"p{seat + 1} {text}",
