@@ -354,9 +354,9 @@ def with_settings(variant: Variant, /, **settings: Any) -> Variant:
 def _check_settings(cls: type[Variant], settings: dict[str, Any]) -> None:
     """Refuse an unknown setting, and a choice setting's bad value naming the setting.
 
-    An enum's own converter cannot name the setting it reads ("bad setting 'never'"), so a
-    setting whose converter is an :class:`enum.Enum` class is read here first, and its
-    refusal says which setting it was.
+    An enum's own converter cannot name the setting it reads ("bad setting 'never': expected
+    one of …"), so a setting whose converter is an :class:`enum.Enum` class is read here
+    first, and its refusal ends with the setting's name ("… for knock_timing").
     """
     fields = {field.name: field for field in attrs.fields(cls) if field.init}
     known = set(fields)
@@ -375,5 +375,5 @@ def _check_settings(cls: type[Variant], settings: dict[str, Any]) -> None:
             converter(value)
         except (ConfigurationError, ValueError, TypeError):
             allowed = ", ".join(repr(member.value) for member in converter)
-            msg = f"bad setting {shorten(value)} for {key}: expected one of {allowed}"
+            msg = f"bad setting {shorten(value)}: expected one of {allowed} for {key}"
             raise ConfigurationError(msg) from None

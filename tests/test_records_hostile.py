@@ -174,6 +174,6 @@ def test_a_bad_choice_setting_is_refused_at_its_own_line_and_named() -> None:
     text = dumps(new_game("carousel", players=2, seed=1, knock_timing="after_draw"))
     line = text.splitlines().index('knock_timing = "after_draw"') + 1
     assert line > 3  # below the variant's line, which the refusal used to point at
-    pattern = rf"^line {line}: bad setting 'soon' for knock_timing: expected one of "
+    pattern = rf"^line {line}: bad setting 'soon': expected one of .* for knock_timing$"
     with pytest.raises(NotationError, match=pattern):
         loads(text.replace('"after_draw"', '"soon"'))

@@ -258,7 +258,7 @@ def test_the_lobby_says_what_each_setting_may_be_and_takes_a_bare_word(
         )
         # Not JSON and no choice: sent as text, and the server's refusal names the setting.
         assert page.locator("#lobby-error").inner_text() == (
-            "bad setting 'free tiles' for joker_rule: expected one of 'replace', 'free'"
+            "bad setting 'free tiles': expected one of 'replace', 'free' for joker_rule"
         )
     finally:
         page.close()

@@ -659,7 +659,7 @@ def test_rule_3_14_presets() -> None:
     assert Turkish500(pool_tie="split").pool_tie is PoolTie.SPLIT
     anyone = Turkish500(first_go_around_go_out="anyone")
     assert anyone.first_go_around_go_out is FirstGoAroundGoOut.ANYONE
-    named = "bad setting 'tie' for pool_tie: expected one of 'carry_over', 'split'"
+    named = "bad setting 'tie': expected one of 'carry_over', 'split' for pool_tie$"
     with pytest.raises(ConfigurationError, match=named):
         get_variant("turkish500", pool_tie="tie")
     with pytest.raises(ConfigurationError, match="draw_from_discard must be True or False"):
