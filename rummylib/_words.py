@@ -333,9 +333,10 @@ def complete_move(state: GameState, line: str, player: int) -> Action | None:
     """The one legal move a short line can only mean, else ``None``.
 
     ``draw`` when ``draw stock`` is the only legal move that begins so (and ``draw pool``,
-    the stock by the variant's own word); ``take`` when only ``take open`` does. Only a move
-    that names nothing but its kind is completed: a line that leaves a card, a count or a
-    meld to choose is still refused with the moves it begins. ``rummylib play`` and the web
+    the stock by the variant's own word); ``take`` when only ``take open`` (or ``take
+    discard`` of one card) does. Only a move that names nothing but its kind (its other
+    fields at their defaults) is completed: a line that leaves a card, a count or a meld to
+    choose is still refused with the moves it begins. ``rummylib play`` and the web
     table's typed moves read a line through it first.
     """
     typed = " ".join(line.lower().split())
@@ -354,10 +355,20 @@ def complete_move(state: GameState, line: str, player: int) -> Action | None:
     if len(begun) != 1:
         return None
     (action,) = begun
-    only_the_kind = all(
-        field.name == "player" for field in attrs.fields(type(action)) if field.init
-    )
-    return action if only_the_kind else None
+    if type(action) in type(state.variant).host_events:  # never listed; never typed either
+        return None
+    left_out = [  # what the line leaves out: anything but the player and the defaults
+        field.name
+        for field in attrs.fields(type(action))
+        if field.init and field.name != "player" and not _at_default(action, field)
+    ]
+    return None if left_out else action
+
+
+def _at_default(action: Action, field: attrs.Attribute[object]) -> bool:
+    # A field without a default, or with a factory (never equal to a value), is a choice.
+    default = field.default
+    return default is not attrs.NOTHING and bool(getattr(action, field.name) == default)
 
 
 def _you(match: re.Match[str]) -> str:

@@ -17,7 +17,7 @@ pytest.importorskip("rich", reason="play draws with rich, the cli extra")
 from rummylib import GameState, new_game
 from rummylib._notation import format_action
 from rummylib._words import help_text, prompt, read_move
-from rummylib.actions import DrawStock, LayOff, Pass, TakeOpenCard
+from rummylib.actions import DrawStock, LayOff, Pass, TakeDiscard, TakeOpenCard
 from rummylib.bots import GreedyBot
 from rummylib.cli import main
 from rummylib.errors import IllegalActionError
@@ -131,6 +131,15 @@ def test_a_short_line_is_completed_only_where_it_can_mean_one_move() -> None:
     assert read_move(israeli, "take", 0) == TakeOpenCard(player=0)
     gin = new_game("gin", players=2, seed=1)  # the first upcard: take it or pass
     assert read_move(gin, "pass", gin.to_act[0]) == Pass(player=gin.to_act[0])
+    assert read_move(gin, "take", gin.to_act[0]) == TakeDiscard(player=gin.to_act[0])
+    # 500 rum: one card or more may be taken from the pile, so 'take' leaves the count open.
+    rum = new_game("rummy500", players=2, seed=0)
+    for _ in range(4):
+        rum = rum.apply(GreedyBot().choose(rum.observation(rum.to_act[0])))
+    takes = {action for action in rum.legal_actions(1) if isinstance(action, TakeDiscard)}
+    assert takes == {TakeDiscard(player=1, count=1), TakeDiscard(player=1, count=2)}
+    with pytest.raises(IllegalActionError, match="only the start of a move"):
+        read_move(rum, "take", 1)
     with pytest.raises(IllegalActionError, match="only the start of a move"):
         read_move(israeli.apply(TakeOpenCard(player=0)), "discard", 0)
 
