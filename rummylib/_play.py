@@ -549,14 +549,22 @@ def _print_moment(moment: Any, seat: int | None, console: rich.console.Console) 
             if hand
         )
         console.print(f"  {hands}", soft_wrap=True)
-        pile, table = state.discard_pile, state.table
+        pile, table, aside = state.discard_pile, state.table, state.aside
+        facts = state.variant.public_info(state, state.to_act[0] if state.to_act else 0).lines()
     else:
         hand = _cards(sort_by_rank(moment.hand), notation)
         console.print(f"  your {notation.hand}: {hand}", soft_wrap=True)
-        pile, table = moment.discard_pile, moment.table
+        pile, table, aside = moment.discard_pile, moment.table, moment.aside
+        facts = moment.public.lines()
     for index, meld in enumerate(table):
         console.print(f"  table {index}: {_meld(meld, notation)}", soft_wrap=True)
-    console.print(f"  discard pile: {_cards(pile[-5:], notation)}", soft_wrap=True)
+    if _words.has_discard_pile(type(moment.variant)):  # Carousel and Rummikub have none
+        console.print(f"  discard pile: {_cards(pile[-5:], notation)}", soft_wrap=True)
+    if aside:  # the Israeli open card, the Indian wild card
+        label = moment.variant.aside_label
+        console.print(f"  {label}: {_cards(aside, notation)}", soft_wrap=True)
+    for fact in facts:  # the variant's own facts, as play prints them
+        console.print(f"  {rich.markup.escape(fact)}", soft_wrap=True)
 
 
 def replay(

@@ -247,6 +247,16 @@ def _verbs(kinds: Sequence[type[Action]]) -> list[str]:
     return sorted({word for kind in kinds for word in _usage(kind).split()[0].split("|")})
 
 
+def has_discard_pile(variant: type[Variant]) -> bool:
+    """Whether some phase of the variant lists a discard (Carousel and Rummikub have none).
+
+    >>> from rummylib.variants import get_variant
+    >>> has_discard_pile(type(get_variant("gin"))), has_discard_pile(type(get_variant("rummikub")))
+    (True, False)
+    """
+    return any(Discard in kinds for kinds in variant.phase_actions.values())
+
+
 def _alternatives(moves: Sequence[str]) -> str:
     return " or ".join(repr(move) for move in moves)
 

@@ -227,6 +227,24 @@ def test_replay_of_a_view_record_shows_the_players_hand(
     assert "your hand:" in out
 
 
+def test_replay_step_shows_the_cards_face_up_and_the_facts_and_no_pile_where_none_is(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    indian = new_game("indian_points", players=2, seed=3)  # wild card 8d (see its rule tests)
+    path = tmp_path / "indian.toml"
+    path.write_text(dumps(indian.apply(DrawStock(player=0))), encoding="utf-8")
+    _, out, _ = run(["replay", str(path), "--step"], "\n", monkeypatch, capsys)
+    assert "  set aside face up: 8d\n" in out
+    assert "  wild card: 8d (every 8 is wild)\n" in out
+    assert "  discard pile: " in out
+    rummikub = new_game("rummikub", players=2, seed=3)
+    path = tmp_path / "rummikub.toml"
+    path.write_text(dumps(rummikub.apply(DrawStock(player=0))), encoding="utf-8")
+    _, out, _ = run(["replay", str(path), "--step"], "\n", monkeypatch, capsys)
+    assert "p1 draw stock" in out
+    assert "discard pile" not in out  # Rummikub has none; it read "discard pile: -"
+
+
 def test_replay_names_the_bad_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

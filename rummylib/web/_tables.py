@@ -34,7 +34,7 @@ import attrs
 from rummylib import _words, records
 from rummylib._files import write_text
 from rummylib._notation import ActionLine, format_action, parse_line
-from rummylib.actions import Action, Discard, Disconnect, Reconnect, TimeExpired
+from rummylib.actions import Action, Disconnect, Reconnect, TimeExpired
 from rummylib.bots import Bot, GreedyBot, RandomBot
 from rummylib.cards import Card
 from rummylib.engine import Variant, player_name
@@ -410,7 +410,7 @@ class Table:
                 "suit": notation.suit,
             },
             # whether the variant has a discard pile at all (Carousel and Rummikub have none)
-            "discards": _has_discard_pile(type(state.variant)),
+            "discards": _words.has_discard_pile(type(state.variant)),
             "observation": {
                 "hand": [name(card) for card in seen.hand],
                 "hand_sizes": list(seen.hand_sizes),
@@ -673,8 +673,3 @@ class Lobby:
             msg = "the record does not replay to its own final state"
             raise WebError(msg)
         return table
-
-
-def _has_discard_pile(variant: type[Variant]) -> bool:
-    """Whether some phase of the variant lists a discard (else it has no discard pile)."""
-    return any(Discard in kinds for kinds in variant.phase_actions.values())
