@@ -257,8 +257,14 @@ def test_the_state_says_the_variants_own_facts_and_the_phase_words(client: TestC
     table_id, tokens = open_table(client, "gin")
     with client.websocket_connect(f"/ws/{table_id}") as socket:
         state = join(socket, tokens[0])
+        assert state["observation"]["to_act"] == [0]
         assert state["phase_words"] == "the first upcard"
         assert state["facts"] == ["knock card: 10"]
+        with client.websocket_connect(f"/ws/{table_id}") as other:
+            waiting = join(other, tokens[1])
+            # The words speak to the player who acts ("your final turn"): not to the others.
+            assert waiting["phase_words"] is None
+            assert waiting["facts"] == ["knock card: 10"]
 
 
 def test_a_typed_move_that_can_mean_one_move_is_that_move(client: TestClient) -> None:

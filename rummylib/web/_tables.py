@@ -430,9 +430,10 @@ class Table:
                 "public": {name: _json_value(value) for name, value in seen.public},
             },
             # the variant's own facts in words, as `rummylib play` prints them ("wild card:
-            # Qh", "pot: 3"), and what the phase at hand is for ("the first upcard")
+            # Qh", "pot: 3"), and, for a seat to act, what the phase at hand is for ("the
+            # first upcard"; the words speak to the player who acts: "your final turn")
             "facts": list(seen.public.lines()),
-            "phase_words": state.variant.phase_words(state),
+            "phase_words": state.variant.phase_words(state) if seat in state.to_act else None,
             "moves": moves,
             "more_moves": max(0, len(seen.legal_actions) - MAX_LISTED),
             "clock": clock,
