@@ -222,7 +222,11 @@ def help_text(state: GameState, player: int) -> str:
         for kind, actions in kinds.items():
             form = _usage(kind)
             lines.append(f"  {form:<28} {phrase(state, kind, actions)}")
-            lines.append(f"  {'':<28} for example: {_example(actions[0], state)}")
+            example = _example(actions[0], state)
+            short = example.split()[0]
+            if short != example and complete_move(state, short, player) == actions[0]:
+                example += f" (or only: {short})"  # the one move the word can mean now
+            lines.append(f"  {'':<28} for example: {example}")
     else:
         lines.append(f"{title}: no moves now")
     notation = state.variant.notation

@@ -127,8 +127,12 @@ def test_a_short_line_is_completed_only_where_it_can_mean_one_move() -> None:
         read_move(state, "draws", 0)
     with pytest.raises(IllegalActionError, match="it is not your turn"):
         read_move(state, "draw", 1)  # p2 is not to act: nothing is completed for them
+    assert "for example: draw stock (or only: draw)" in help_text(state, 0)
     israeli = new_game("rummy101", players=2, seed=1)
     assert read_move(israeli, "take", 0) == TakeOpenCard(player=0)
+    assert "for example: take open (or only: take)" in help_text(israeli, 0)
+    discarding = israeli.apply(TakeOpenCard(player=0))
+    assert "(or only" not in help_text(discarding, 0)  # 'discard' leaves the card open
     gin = new_game("gin", players=2, seed=1)  # the first upcard: take it or pass
     assert read_move(gin, "pass", gin.to_act[0]) == Pass(player=gin.to_act[0])
     assert read_move(gin, "take", gin.to_act[0]) == TakeDiscard(player=gin.to_act[0])
