@@ -225,3 +225,38 @@ def test_the_words_of_a_move_and_a_phase_come_from_the_variant(
         lambda self, state, kind, actions: "wave" if kind.__name__ == "Pass" else None,
     )
     assert prompt(state, 0) == "your say: take the 4c or wave"
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["rummy101", "carousel", "gin", "turkish500", "rummy500", "indian_points", "rummikub"],
+)
+def test_a_completed_line_is_always_a_legal_move_it_begins(variant: str) -> None:
+    import random  # noqa: PLC0415
+
+    from rummylib._words import _example, complete_move  # noqa: PLC0415
+
+    sample = random.Random(7)
+    state = new_game(variant, players=3 if variant != "gin" else 2, seed=11)
+    completed = 0
+    for _ in range(120):
+        if state.is_over:
+            break
+        for player in range(state.player_count):
+            legal = state.legal_actions(player)
+            lines = {_example(action, state) for action in legal}
+            for line in lines:
+                words = line.split()
+                for cut in range(1, len(words) + 1):
+                    typed = " ".join(words[:cut])
+                    move = complete_move(state, typed.upper(), player)  # any case
+                    if move is None:
+                        continue
+                    completed += 1
+                    assert move in legal
+                    assert _example(move, state).lower().startswith(typed.lower())
+                    others = [text for text in lines if text.lower().startswith(typed.lower())]
+                    assert others == [_example(move, state)]  # it could mean nothing else
+        mover = state.to_act[0]
+        state = state.apply(sample.choice(state.legal_actions(mover)))
+    assert completed > 0
