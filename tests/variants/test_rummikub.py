@@ -294,6 +294,13 @@ def _melded_both() -> GameState:
     return state.apply(play("o13 b13 r13", player=1, table=["k9 k10 k11 k12"]))
 
 
+def test_rule_7_5_the_views_say_who_has_made_the_initial_meld() -> None:
+    state = _melded_both()
+    assert state.observation(1).public.lines()[0] == "initial meld made: p1, p2"
+    fresh = new_game("rummikub", players=3, seed=3)
+    assert not any(line.startswith("initial") for line in fresh.observation(0).public.lines())
+
+
 def test_rule_7_6_a_play_may_rearrange_the_whole_table() -> None:
     # k9 leaves the run for a group o9 r9 k9 (o9 r9 from the rack); k10 k11 k12 stays a run.
     state = _melded_both()
