@@ -151,21 +151,6 @@ class RummikubDetail:
     passes: int = 0
     games_won: tuple[int, ...] = ()
 
-    def lines(self, *, every: bool = False) -> list[str]:
-        """The facts as lines; who has made the initial meld is said by seat (rule 7.5).
-
-        >>> RummikubPublic(melded=(True, False, True), passes=1).lines()
-        ['initial meld made: p1, p3', 'passes: 1']
-        >>> RummikubPublic(melded=(False, False)).lines()  # nobody yet: nothing to say
-        []
-        >>> RummikubPublic(melded=(False, False)).lines(every=True)[0]
-        'initial meld made: none'
-        """
-        told = f"melded: {', '.join('yes' if done else 'no' for done in self.melded)}"
-        seats = ", ".join(f"p{seat + 1}" for seat, done in enumerate(self.melded) if done)
-        said = f"initial meld made: {seats or 'none'}"
-        return [said if line == told else line for line in super().lines(every=every)]
-
 
 #: A state of a Rummikub match.
 State: TypeAlias = "GameState[RummikubDetail]"
