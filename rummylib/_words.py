@@ -359,12 +359,11 @@ def complete_move(state: GameState, line: str, player: int) -> Action | None:
     stock = state.variant.notation.stock.lower()
     if stock != "stock" and typed == f"draw {stock}":
         typed = "draw"
-    legal = state.legal_actions(player)
     begun = [
         action
-        for action in legal
-        if _example(action, state).lower().startswith(f"{typed} ")
-        or _example(action, state).lower() == typed
+        for action in state.legal_actions(player)
+        for example in (_example(action, state).lower(),)
+        if example == typed or example.startswith(f"{typed} ")
     ]
     if len(begun) != 1:
         return None
