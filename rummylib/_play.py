@@ -43,6 +43,7 @@ from rummylib.errors import ConfigurationError, NotationError, RummyError
 from rummylib.melds import Meld
 from rummylib.state import GameState, new_game
 from rummylib.tiles import CARD_NOTATION, Notation
+from rummylib.views import Observation
 
 __all__ = ["BOTS", "Session", "play", "replay"]
 
@@ -130,8 +131,7 @@ class Session:
         for fact in view.public.lines():  # the variant's own facts (an Indian wild card, ...)
             print_(f"  {rich.markup.escape(fact)}", soft_wrap=True)
         order = "777" if self.sort is sort_by_rank else "789"
-        hand = _cards(self.sort(view.hand), notation)
-        print_(f"  your {notation.hand} ({order}): {hand}", soft_wrap=True)
+        print_(f"  your {notation.hand} ({order}): {self._hand(view)}", soft_wrap=True)
         if PERSON in view.to_act:
             self.say(f"  your move: {_words.prompt(self.state, PERSON)}", "bold")
         elif view.to_act:
@@ -201,8 +201,16 @@ class Session:
     def _sort(self, order: Callable[[Sequence[Card]], tuple[Card, ...]]) -> None:
         self.sort = order
         view = self.state.observation(PERSON)
-        hand = _cards(order(view.hand), self.notation)
-        self.console.print(f"  your {self.notation.hand}: {hand}", soft_wrap=True)
+        self.console.print(f"  your {self.notation.hand}: {self._hand(view)}", soft_wrap=True)
+
+    def _hand(self, view: Observation) -> str:
+        """The hand in the chosen order, and the cards whose rank is wild (Indian rummy)."""
+        hand = self.sort(view.hand)
+        text = _cards(hand, self.notation)
+        wild = _words.wild_cards(hand, view.meld_rules)
+        if wild:  # named, so that no one has to compare each rank with the wild card's
+            text += f"  (wild: {_cards(wild, self.notation)})"
+        return text
 
     def _moves(self, rest: str) -> None:
         moves = self.state.legal_actions(PERSON)
@@ -313,6 +321,7 @@ class JsonSession(Session):
             scores=list(view.scores),
             to_act=[f"p{seat + 1}" for seat in view.to_act],
             facts=view.public.lines(),
+            wild=[name(card) for card in _words.wild_cards(view.hand, view.meld_rules)],
         )
         if PERSON in view.to_act and not self.state.is_over:
             self.emit(

@@ -261,6 +261,22 @@ def has_discard_pile(variant: type[Variant]) -> bool:
     return any(Discard in kinds for kinds in variant.phase_actions.values())
 
 
+def wild_cards(cards: Sequence[Card], rules: MeldRules) -> list[Card]:
+    """The natural cards of ``cards`` whose rank is wild for the deal (the Indian wild card).
+
+    Jokers are left out: their face says what they are. ``play`` and the web table name these
+    cards beside the hand, where a player would otherwise have to compare every rank with the
+    facts line ("wild card: Qh (every Q is wild)").
+
+    >>> from rummylib import parse_cards
+    >>> from rummylib.cards import Rank
+    >>> wild_cards(parse_cards("Qh 2d * Qs"), MeldRules(wild_ranks={Rank.QUEEN}))
+    [Card.parse('Qh'), Card.parse('Qs')]
+    """
+    wild = rules.wild_ranks
+    return [card for card in cards if not card.is_joker and card.rank in wild] if wild else []
+
+
 def _alternatives(moves: Sequence[str]) -> str:
     return " or ".join(repr(move) for move in moves)
 

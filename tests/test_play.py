@@ -245,6 +245,19 @@ def test_replay_step_shows_the_cards_face_up_and_the_facts_and_no_pile_where_non
     assert "discard pile" not in out  # Rummikub has none; it read "discard pile: -"
 
 
+def test_play_names_the_wild_cards_beside_the_hand(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seed 5 sets the Ad aside (every A is wild, rule 6.3); p1 holds the Ah.
+    argv = ["play", "--variant", "indian_points", "--players", "2", "--seed", "5"]
+    _, out, _ = run(argv, "789\nquit\n", monkeypatch, capsys)
+    assert "  wild card: Ad (every A is wild)\n" in out
+    assert "  your hand (777): Ah 2d 3c 3d 3h 4d 6c 8c 9d Qd Qh Qs Ks  (wild: Ah)\n" in out
+    assert "  your hand: 3c 6c 8c 2d 3d 4d 9d Qd Ah 3h Qh Qs Ks  (wild: Ah)\n" in out
+    _, out, _ = run(["play", "--variant", "gin", "--seed", "5"], "quit\n", monkeypatch, capsys)
+    assert "(wild:" not in out
+
+
 def test_replay_names_the_bad_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

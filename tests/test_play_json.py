@@ -78,6 +78,28 @@ def test_a_scripted_json_game_of_every_variant_plays_to_the_end(name: str) -> No
     assert all(item["legal"] for item in driver.objects if item["type"] == "prompt")
 
 
+def test_the_observation_lists_the_wild_cards_of_the_hand() -> None:
+    # Seed 5 sets the Ad aside: every A is wild (rule 6.3), and p1 holds the Ah.
+    class Input:
+        def readline(self) -> str:
+            return ""
+
+    for name, wild in (("indian_points", ["Ah"]), ("gin", [])):
+        out = io.StringIO()
+        play(
+            get_variant(name),
+            players=2,
+            seed=5,
+            bots=["greedy"],
+            stdin=cast(IO[str], Input()),
+            machine=True,
+            stdout=out,
+        )
+        first = json.loads(out.getvalue().splitlines()[0])
+        assert first["type"] == "observation"
+        assert first["wild"] == wild, name
+
+
 def test_a_bad_line_gets_an_error_object_and_a_new_prompt() -> None:
     lines = iter(["dicsard 4c\n", "p1 pass\n"])
 

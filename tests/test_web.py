@@ -267,6 +267,27 @@ def test_the_state_says_the_variants_own_facts_and_the_phase_words(client: TestC
             assert waiting["facts"] == ["knock card: 10"]
 
 
+def test_the_state_names_the_wild_cards_of_the_seats_own_hand(client: TestClient) -> None:
+    # Rule 6.3: every card of the set-aside card's rank is wild (aces under a printed joker).
+    # The lobby is seeded: the first tables in which p1 holds such a card are the same each run.
+    checked = 0
+    for _ in range(30):
+        table_id, tokens = open_table(client, "indian_points")
+        with client.websocket_connect(f"/ws/{table_id}") as socket:
+            state = join(socket, tokens[0])
+        (turned,) = server_state(client, table_id).aside
+        rank = "A" if turned.is_joker else str(turned)[:-1]
+        held = [card for card in state["observation"]["hand"] if card != "*" and card[:-1] == rank]
+        assert state["wild"] == held
+        checked += bool(held)
+        if checked == 3:
+            break
+    assert checked == 3  # three tables whose hand held a wild card, not only empty lists
+    table_id, tokens = open_table(client, "gin")
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        assert join(socket, tokens[0])["wild"] == []  # no wild rank in gin
+
+
 def test_a_typed_move_that_can_mean_one_move_is_that_move(client: TestClient) -> None:
     table_id, tokens = open_table(client, "rummikub")
     with client.websocket_connect(f"/ws/{table_id}") as socket:

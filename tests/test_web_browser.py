@@ -32,6 +32,7 @@ from playwright import sync_api
 
 from rummylib._notation import format_action
 from rummylib.bots import GreedyBot
+from rummylib.cards import Rank
 from rummylib.records import loads
 from rummylib.web import create_app
 from rummylib.web._tables import action_cards
@@ -177,6 +178,43 @@ def test_two_pages_play_a_gin_deal_to_its_end(browser: Any, live: LiveServer) ->
     path = download.value.path()
     assert loads(Path(path).read_text()).final_state == state
     for page in pages:
+        page.close()
+
+
+def test_an_indian_page_marks_the_wild_cards_of_the_hand(browser: Any, live: LiveServer) -> None:
+    # Rule 6.3: every card of the set-aside card's rank is wild; the page says so on the card.
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "greedy"}]
+    for _ in range(20):  # the server is seeded: the same tables every run
+        links = live.open_table(variant="indian_points", seats=seats)
+        state = live.state(links)
+        (turned,) = state.aside
+        rank = Rank.ACE if turned.is_joker else turned.rank
+        wild = sorted({str(card) for card in state.hands[0] if card.rank == rank})
+        if wild:
+            break
+    assert wild, "no table of 20 dealt p1 a wild card"
+    page = _open(browser, links[0])
+    try:
+        marked = page.locator("#hand button.wild")
+        assert sorted(set(marked.evaluate_all("nodes => nodes.map(n => n.dataset.card)"))) == wild
+        count = sum(1 for card in state.hands[0] if str(card) in wild)
+        assert marked.count() == count
+        first = marked.first
+        assert first.get_attribute("aria-label") == f"{first.get_attribute('data-card')}, wild"
+        mark = first.locator(".wild-mark")
+        assert mark.inner_text() == "wild"
+        outer, inner = first.bounding_box(), mark.bounding_box()
+        assert outer is not None
+        assert inner is not None
+        # the mark lies on its card, not beside it
+        assert outer["x"] <= inner["x"]
+        assert inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+        assert outer["y"] <= inner["y"]
+        assert inner["y"] + inner["height"] <= outer["y"] + outer["height"]
+        others = page.locator("#hand button:not(.wild)").count()
+        assert others == len(state.hands[0]) - count  # the others carry no mark
+        assert page.locator("#hand button:not(.wild) .wild-mark").count() == 0
+    finally:
         page.close()
 
 

@@ -184,6 +184,12 @@
     sortedHand(view.observation.hand).forEach((card, index) => {
       const button = el("button", { type: "button", class: "card" + (chosen.includes(index) ? " chosen" : ""), "data-card": card, "aria-pressed": String(chosen.includes(index)) });
       button.append(cardImage(card));
+      if ((view.wild || []).includes(card)) {
+        // the deal's wild rank (Indian rummy): said on the card, not left to the facts line
+        button.classList.add("wild");
+        button.setAttribute("aria-label", `${card}, wild`);
+        button.append(el("span", { class: "wild-mark" }, "wild"));
+      }
       button.addEventListener("click", () => {
         chosen = chosen.includes(index) ? chosen.filter((i) => i !== index) : [...chosen, index];
         drawHand();
