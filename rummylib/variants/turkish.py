@@ -136,6 +136,25 @@ class TurkishPublic(PublicInfo):
     laid_off_points: tuple[int, ...] = ()
     pot: int = 0
 
+    def lines(self, *, every: bool = False) -> list[str]:
+        """The facts as lines; the cards to keep say why (rules 3.5 and 3.7).
+
+        Two cards are kept only in the first go-around, by a player who may not go out in it
+        (3.7); one card only where going out needs a discard (3.5).
+
+        >>> TurkishPublic(cards_to_keep=2, pot=30).lines()
+        ['cards to keep: 2 (no going out in the first go-around)', 'pot: 30']
+        >>> TurkishPublic(cards_to_keep=1).lines()
+        ['cards to keep: 1 (going out needs a discard)']
+        """
+        why = {2: "no going out in the first go-around", 1: "going out needs a discard"}
+        told = f"cards to keep: {self.cards_to_keep}"
+        reason = why.get(self.cards_to_keep)
+        return [
+            f"{line} ({reason})" if line == told and reason else line
+            for line in super().lines(every=every)
+        ]
+
 
 @attrs.frozen(kw_only=True)
 class TurkishDetail:

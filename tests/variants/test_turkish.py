@@ -401,6 +401,19 @@ def test_rule_3_7_only_the_first_player_may_go_out_in_the_first_go_around() -> N
     assert state.deal_results[0].ended_by == "p2 went out"
 
 
+def test_rules_3_5_and_3_7_the_cards_to_keep_say_why() -> None:
+    # The facts line a player reads beside the prompt (play, the web table).
+    state = run(first_go_around(), draw(0), throw(0, "5s"), draw(1))
+    assert "cards to keep: 2 (no going out in the first go-around)" in (
+        state.observation(1).public.lines()
+    )
+    discard = run(first_go_around(go_out_requires_discard=True), draw(0), throw(0, "5s"))
+    discard = run(discard, draw(1), throw(1, "6s"), draw(0))  # the second go-around
+    assert "cards to keep: 1 (going out needs a discard)" in discard.observation(0).public.lines()
+    free = run(first_go_around(), draw(0), throw(0, "5s"), draw(1), throw(1, "6s"), draw(0))
+    assert not [line for line in free.observation(0).public.lines() if "keep" in line]
+
+
 def test_rule_3_7_the_first_player_may_go_out_at_once() -> None:
     state = game("turkish500", ["7h 8h 9h Th 2c", JUNK_5], stock="Jh", hand_size=5)
     state = run(state, draw(0), lay(0, "7h 8h 9h Th Jh"), throw(0, "2c"))
