@@ -52,7 +52,20 @@ def main() -> None:
             page.locator("#moves button").first.click()
             page.wait_for_function(f"document.body.dataset.seq !== '{before}'")
             page.wait_for_function("document.body.dataset.acting === 'true'")
-        page.locator("#hand button").nth(2).click()
+        draw = page.locator("#moves button[data-move='draw stock']")
+        if draw.count():  # the rest of a turn shows more: the moves that use a chosen card
+            before = page.locator("body").get_attribute("data-seq")
+            draw.click()
+            page.wait_for_function(f"document.body.dataset.seq !== '{before}'")
+            page.wait_for_function("document.body.dataset.acting === 'true'")
+        # choose a card of the first listed meld (else of the first discard): the list then
+        # holds the moves that use it
+        hand = set(page.locator("#hand button").evaluate_all("ns => ns.map(n => n.dataset.card)"))
+        moves = page.locator("#moves button").evaluate_all("ns => ns.map(n => n.dataset.move)")
+        moves.sort(key=lambda move: move.startswith("discard "))
+        cards = [token for move in moves for token in move.split()[1:] if token in hand]
+        if cards:
+            page.locator(f"#hand button[data-card='{cards[0]}']").first.click()
         page.wait_for_timeout(300)
         page.screenshot(path=str(args.out), full_page=False)
         browser.close()
