@@ -533,6 +533,20 @@ class Carousel(Variant[CarouselDetail]):
             draws=detail.draws, final_turns=detail.final_turns, deals_won=detail.deals_won
         )
 
+    def move_words(self, state: State, kind: type[Action], actions: Sequence[Action]) -> str | None:
+        """Which draw of the turn a draw is, the last saying that the turn ends (2.6-2.8).
+
+        A player who plays nothing after the second draw learns before the third, not after
+        it, that the third ends the turn.
+        """
+        if kind is DrawStock and actions:
+            draws = state.detail.draws
+            if draws == MAX_DRAWS - 1:
+                return "draw a third and last card from the stock (no play after it)"
+            if draws:
+                return "draw a second card from the stock"
+        return None
+
     def phase_words(self, state: State) -> str | None:
         """The knock choice and the final turn (rules 2.11, 2.12)."""
         if state.phase is CarouselPhase.KNOCK_CHOICE:

@@ -30,6 +30,7 @@ from rummylib import (
     MeldRules,
     Phase,
     Rank,
+    _words,
     find_melds,
     format_cards,
     get_variant,
@@ -270,6 +271,18 @@ def test_rule_2_8_third_draw_ends_the_turn_without_a_meld() -> None:
     assert refusal(state, Rearrange(player=0, table=melds("5h 6h 7h"))) == (
         "it is p2's turn, not p1's"
     )
+
+
+def test_rules_2_6_to_2_8_the_prompt_says_which_draw_and_that_the_third_is_the_last() -> None:
+    state = start(TURN, stock="Qd Jd 3d 5d")
+    assert _words.prompt(state, 0) == "draw from the stock"
+    state = draw(state)
+    assert _words.prompt(state, 0).startswith("draw a second card from the stock or play")
+    state = draw(state)
+    assert _words.prompt(state, 0).startswith(
+        "draw a third and last card from the stock (no play after it) or play"
+    )
+    assert _words.prompt(draw(state), 1) == "draw from the stock"  # p2's first draw
 
 
 # ------------------------------------------------------------------------------------------
