@@ -192,6 +192,14 @@ def prompt(state: GameState, player: int) -> str:
     return words if lead is None else f"{lead}: {words}"
 
 
+def choices(state: GameState, player: int) -> str:
+    """The prompt's moves without the phase's words: ``take the 7h or draw from the stock``.
+
+    The web table shows the phase's words among the facts and these after "your move".
+    """
+    return _prompt_parts(state, player)[1]
+
+
 def _prompt_parts(state: GameState, player: int) -> tuple[str | None, str]:
     kinds = moves_of(state, player)
     if not kinds:

@@ -260,10 +260,13 @@ def test_the_state_says_the_variants_own_facts_and_the_phase_words(client: TestC
         assert state["observation"]["to_act"] == [0]
         assert state["phase_words"] == "the first upcard"
         assert state["facts"] == ["knock card: 10"]
+        upcard = server_state(client, table_id).discard_pile[-1]
+        assert state["choices"] == f"take the {upcard} or pass"  # as `play` prompts
         with client.websocket_connect(f"/ws/{table_id}") as other:
             waiting = join(other, tokens[1])
             # The words speak to the player who acts ("your final turn"): not to the others.
             assert waiting["phase_words"] is None
+            assert waiting["choices"] is None
             assert waiting["facts"] == ["knock card: 10"]
 
 

@@ -32,8 +32,9 @@ from playwright import sync_api
 
 from rummylib._notation import format_action
 from rummylib.bots import GreedyBot
-from rummylib.cards import Rank
+from rummylib.cards import Rank, sort_by_rank, sort_by_suit
 from rummylib.records import loads
+from rummylib.tiles import format_tile
 from rummylib.web import create_app
 from rummylib.web._tables import action_cards
 
@@ -146,6 +147,9 @@ def test_two_pages_play_a_gin_deal_to_its_end(browser: Any, live: LiveServer) ->
     assert pages[1].locator("#hand button").count() == 10
     # the phase's words and gin's own facts, under the deal's line
     assert pages[0].locator("#facts").inner_text() == "the first upcard · knock card: 10"
+    upcard = live.state(links).discard_pile[-1]
+    assert f"your move: take the {upcard} or pass" in pages[0].locator("#info").inner_text()
+    assert "waiting for Ann" in pages[1].locator("#info").inner_text()
     for _ in range(400):
         if live.state(links).is_over:
             break
@@ -178,6 +182,30 @@ def test_two_pages_play_a_gin_deal_to_its_end(browser: Any, live: LiveServer) ->
     path = download.value.path()
     assert loads(Path(path).read_text()).final_state == state
     for page in pages:
+        page.close()
+
+
+@pytest.mark.parametrize("variant", ["gin", "rummikub"])
+def test_the_hand_is_shown_in_plays_orders_by_rank_first(
+    browser: Any, live: LiveServer, variant: str
+) -> None:
+    # As `rummylib play` shows it ("777"), then "789" by suit; a tile's colour sorts as the
+    # suit that carries it (orange, blue, red, black).
+    links = live.open_table(variant=variant, seats=[{"kind": "person"}, {"kind": "bot"}])
+    hand = live.state(links).hands[0]
+    name = format_tile if variant == "rummikub" else str
+    page = _open(browser, links[0])
+    try:
+        shown = "nodes => nodes.map(n => n.dataset.card)"
+        cards = page.locator("#hand button").evaluate_all(shown)
+        assert cards == [name(card) for card in sort_by_rank(hand)]
+        assert page.locator("#sort-rank").get_attribute("aria-pressed") == "true"
+        assert page.locator("#sort-suit").get_attribute("aria-pressed") == "false"
+        page.locator("#sort-suit").click()
+        cards = page.locator("#hand button").evaluate_all(shown)
+        assert cards == [name(card) for card in sort_by_suit(hand)]
+        assert page.locator("#sort-suit").get_attribute("aria-pressed") == "true"
+    finally:
         page.close()
 
 

@@ -434,6 +434,8 @@ class Table:
             # first upcard"; the words speak to the player who acts: "your final turn")
             "facts": list(seen.public.lines()),
             "phase_words": state.variant.phase_words(state) if seat in state.to_act else None,
+            # what the seat to act may do, in the words `rummylib play` prompts with
+            "choices": _words.choices(state, seat) if seat in state.to_act else None,
             # the cards of the seat's hand whose rank is wild for the deal (Indian rummy): the
             # page marks them; jokers are not listed, their face says what they are
             "wild": [name(card) for card in _words.wild_cards(seen.hand, seen.meld_rules)],

@@ -7,7 +7,7 @@
   let socket = null;
   let view = null;
   let chosen = [];        // indexes into the hand as drawn (sorted)
-  let order = "dealt";
+  let order = "rank";       // as `rummylib play` shows a hand first ("777")
   let retry = 500;
   let clockTimer = null;
 
@@ -32,11 +32,13 @@
     if (card === "*") return 99;
     return tiles() ? Number(card.slice(1)) : RANKS.indexOf(card[0]);
   }
-  function suitOf(card) { return card === "*" ? "z" : (tiles() ? card[0] : card[1]); }
+  // the library's suit order (clubs, diamonds, hearts, spades), which carries the colours
+  // orange, blue, red, black: the orders of `rummylib play`'s "777" and "789"
+  function suitOf(card) { return card === "*" ? 9 : (tiles() ? "obrk".indexOf(card[0]) : "cdhs".indexOf(card[1])); }
   function sortedHand(hand) {
     const cards = hand.slice();
-    if (order === "suit") cards.sort((a, b) => suitOf(a).localeCompare(suitOf(b)) || rankOf(a) - rankOf(b));
-    if (order === "rank") cards.sort((a, b) => rankOf(a) - rankOf(b) || suitOf(a).localeCompare(suitOf(b)));
+    if (order === "suit") cards.sort((a, b) => suitOf(a) - suitOf(b) || rankOf(a) - rankOf(b));
+    if (order === "rank") cards.sort((a, b) => rankOf(a) - rankOf(b) || suitOf(a) - suitOf(b));
     return cards;
   }
 
@@ -84,7 +86,7 @@
     $("title").textContent = view.title;
     const acting = seen.to_act.includes(view.seat);
     $("info").replaceChildren(el("span", {}, `deal ${seen.deal_number} · ${seen.phase.replace(/_/g, " ")} · ` +
-      (view.over ? "the match is over" : acting ? "your move" : `waiting for ${seen.to_act.map((p) => view.names[p]).join(", ")}`)),
+      (view.over ? "the match is over" : acting ? (view.choices ? `your move: ${view.choices}` : "your move") : `waiting for ${seen.to_act.map((p) => view.names[p]).join(", ")}`)),
       el("span", { id: "clock" }));
     // the variant's own facts (an Indian wild card, the Israeli pot) and the phase's words
     const facts = [...(view.phase_words ? [view.phase_words] : []), ...view.facts];
@@ -128,6 +130,8 @@
     $("hand-title").textContent = `Your ${words.hand} `;
     $("sort-suit").textContent = `by ${words.suit}`;
     $("sort-rank").textContent = `by ${words.rank}`;
+    $("sort-suit").setAttribute("aria-pressed", String(order === "suit"));
+    $("sort-rank").setAttribute("aria-pressed", String(order === "rank"));
     // the shortest listed move, so that the example fits the box
     const texts = view.moves.map((move) => move.text);
     const example = texts.length ? texts.reduce((a, b) => (b.length < a.length ? b : a)) : "";
