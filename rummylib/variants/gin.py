@@ -539,6 +539,10 @@ class GinRummy(Variant[GinDetail]):
         """What each step of gin's deal is for (rules 4.3-4.8)."""
         if state.phase is GinPhase.FIRST_UPCARD:
             return "both passed the upcard" if state.detail.passes == 2 else "the first upcard"
+        if state.phase is GinPhase.WALL and not any(
+            isinstance(action, Knock) for action in state.legal_actions()
+        ):  # nothing to knock with: say so, not "knock now"
+            return "the stock is down to two cards (the wall): you cannot knock, the deal is a draw"
         return _STEP_WORDS.get(state.phase)
 
     def greedy_action(self, observation: Observation) -> Action | None:

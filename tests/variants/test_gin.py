@@ -397,10 +397,29 @@ def test_rule_4_9_at_the_wall_the_player_may_knock_with_the_upcard_or_pass() -> 
     knocked_at_wall = state.apply(Knock(player=1))
     assert parse_card("5d") in knocked_at_wall.hands[1]
     assert knocked_at_wall.phase is GinPhase.KNOCK_DISCARD
+    assert state.variant.phase_words(state) == (
+        "the stock is down to two cards (the wall): knock now, or the deal is a draw"
+    )
     drawn = state.apply(Pass(player=1))
     assert drawn.result is not None
     assert drawn.result.scores == (0, 0)
     assert drawn.deal_results[0].ended_by == "the stock is down to 2 cards and p2 passed: a draw"
+
+
+def test_rule_4_9_the_wall_without_a_knock_says_the_deal_is_a_draw() -> None:
+    # The wall deal with Kh for Jh in p2's hand and Qs for 5d: 39 points of deadwood at best.
+    hands = ("Kd Qd Jd 9c 8c 6h 5h 3s 2s As", "2c 3c 4c 7d 7s 7h 9h Th Kh Kc")
+    used = set(parse_cards(" ".join(hands) + " Ks Qs"))
+    rest = [str(card) for card in make_deck() if card not in used]
+    state = deal(*hands, "Ks", stock=[*rest[:28], "Qs"]).apply(Pass(player=0)).apply(Pass(player=1))
+    while len(state.stock) > 2:
+        player = state.to_act[0]
+        state = state.apply(DrawStock(player=player))
+        state = state.apply(Discard(player=player, card=state.hands[player][-1]))
+    assert (state.phase, state.legal_actions()) == (GinPhase.WALL, (Pass(player=1),))
+    assert state.variant.phase_words(state) == (
+        "the stock is down to two cards (the wall): you cannot knock, the deal is a draw"
+    )
 
 
 # -- 4.10 OpenSpiel's guards -----------------------------------------------------------------------
