@@ -182,8 +182,18 @@ class IndianPublic(PublicInfo):
         ['wild card: Qh (every Q is wild)']
         >>> IndianPublic(wild_card=Card.parse("*")).lines()  # a printed joker: the aces
         ['wild card: * (every A is wild)']
+
+        The players who have taken a card say what it changes (rule 6.11):
+
+        >>> IndianPublic(taken=(0, 2)).lines()
+        ['taken a card (a drop is now a middle drop): p1, p3']
         """
-        lines = super().lines(every=every)
+        lines = [
+            line.replace("taken: ", "taken a card (a drop is now a middle drop): ", 1)
+            if line.startswith("taken: ")
+            else line
+            for line in super().lines(every=every)
+        ]
         card = self.wild_card
         if card is None:
             return lines

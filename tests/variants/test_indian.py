@@ -231,6 +231,8 @@ def test_rule_6_11_a_middle_drop_scores_40() -> None:
     state = state.apply(DrawStock(player=0)).apply(Discard(player=0, card=parse_card("3c")))
     state = state.apply(DrawStock(player=1)).apply(Discard(player=1, card=parse_card("Js")))
     state = state.apply(DrawStock(player=2)).apply(Discard(player=2, card=parse_card("Js")))
+    # the facts line says what the take changed
+    assert "taken a card (a drop is now a middle drop): p1, p2, p3" in _public(state).lines()
     state = state.apply(Drop(player=0))
     assert _public(state).deal_points == (40, 0, 0)
 
