@@ -147,6 +147,20 @@ class CarouselPublic(PublicInfo):
     final_turns: tuple[int, ...] = attrs.field(default=(), metadata={"seats": True})
     deals_won: tuple[int, ...] = ()
 
+    def lines(self, *, every: bool = False) -> list[str]:
+        """The facts as lines; the final turns say whose are still to come (rule 2.13).
+
+        >>> CarouselPublic(final_turns=(2, 0, 1), deals_won=(1, 0, 0)).lines()
+        ['final turns to take (the stock ran out): p3, p1, p2', 'deals won: 1, 0, 0']
+        """
+        told = "final turns: "
+        return [
+            line.replace(told, "final turns to take (the stock ran out): ", 1)
+            if line.startswith(told)
+            else line
+            for line in super().lines(every=every)
+        ]
+
 
 @attrs.frozen(kw_only=True)
 class CarouselDetail:
@@ -548,11 +562,14 @@ class Carousel(Variant[CarouselDetail]):
         return None
 
     def phase_words(self, state: State) -> str | None:
-        """The knock choice and the final turn (rules 2.11, 2.12)."""
+        """The knock choice and the final turns once the stock is out (rules 2.11, 2.13).
+
+        A knock ends the deal at once (2.11): the final turns follow the stock's end only.
+        """
         if state.phase is CarouselPhase.KNOCK_CHOICE:
             return "your hand is low enough to knock"
         if state.phase is CarouselPhase.FINAL_TURN:
-            return "a player knocked: this is your final turn"
+            return "the stock ran out: this is your final turn, without drawing"
         return None
 
     def greedy_action(self, observation: Observation) -> Action | None:

@@ -476,6 +476,14 @@ def test_rule_2_13_every_player_gets_a_final_meld_turn_the_last_drawer_last() ->
     state = state.apply(Pass(player=1))
     assert (state.phase, state.current_player) == (Phase.FINAL_TURN, 2)
     assert state.detail.final_turns == (2, 0, 1)
+    # the words a player reads: no knock happened, the stock ran out
+    assert _words.prompt(state, 2) == (
+        "the stock ran out: this is your final turn, without drawing: pass or play to the table "
+        "(write the whole new table)"
+    )
+    assert "final turns to take (the stock ran out): p3, p1, p2" in (
+        state.observation(2).public.lines()
+    )
     assert refusal(state, DrawStock(player=2)) == (
         "DrawStock is not a move of the final_turn phase"
     )
