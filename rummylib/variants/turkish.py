@@ -146,14 +146,25 @@ class TurkishPublic(PublicInfo):
         ['cards to keep: 2 (no going out in the first go-around)', 'pot: 30']
         >>> TurkishPublic(cards_to_keep=1).lines()
         ['cards to keep: 1 (going out needs a discard)']
+
+        The card owed from the pile says when (classic 500, rule 3.3):
+
+        >>> TurkishPublic(must_meld=Card.parse("As")).lines()
+        ['must meld this turn: As (taken from the pile)']
         """
         why = {2: "no going out in the first go-around", 1: "going out needs a discard"}
         told = f"cards to keep: {self.cards_to_keep}"
         reason = why.get(self.cards_to_keep)
-        return [
-            f"{line} ({reason})" if line == told and reason else line
-            for line in super().lines(every=every)
-        ]
+        owed = "must meld: "
+        lines = []
+        for line in super().lines(every=every):
+            if line == told and reason:
+                lines.append(f"{line} ({reason})")
+            elif line.startswith(owed):
+                lines.append(f"must meld this turn: {line[len(owed) :]} (taken from the pile)")
+            else:
+                lines.append(line)
+        return lines
 
 
 @attrs.frozen(kw_only=True)

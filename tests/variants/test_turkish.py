@@ -226,6 +226,7 @@ def test_rule_3_3_rummy500_the_deepest_card_taken_must_be_melded_that_turn() -> 
         "cannot discard yet: 6h, taken from the discard pile, must be melded first"
     )
     assert not any(isinstance(action, Discard) for action in state.legal_actions())
+    assert "must meld this turn: 6h (taken from the pile)" in state.observation(1).public.lines()
     # The group of eights would leave 6h 7h with no meld.
     assert refused(state, lay(0, "8c 8d 8h")) == (
         "that would leave no way to meld 6h, taken from the discard pile"
