@@ -57,6 +57,7 @@ import inspect
 import json
 import os
 import re
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -829,6 +830,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unrecognized(args: argparse.Namespace, argv: Sequence[str], extra: Sequence[str]) -> str:
+    """The refusal of arguments no option takes, pointing at ``--variant`` for a variant's name.
+
+    ``rummylib simulate carousel`` (as ``rummylib variants carousel`` is written) means
+    ``--variant carousel``: the refusal writes the whole command so; anything else points at
+    the command's ``--help``.
+    """
+    words = " ".join(extra)
+    named = next((token for token in extra if _names_variant(token)), None)
+    if named is not None and hasattr(args, "variant") and args.command:
+        at = list(argv).index(named)
+        fixed = [*argv[:at], "--variant", named, *argv[at + 1 :]]
+        fix = shlex.join(["rummylib", *fixed])
+        return f"unrecognized arguments: {words}; {_quote(named)} is a variant: {fix}"
+    where = f"rummylib {args.command} --help" if args.command else "rummylib --help"
+    return f"unrecognized arguments: {words} ({where} lists the options)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code.
 
@@ -852,9 +871,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     try:
-        args = _parser().parse_args(argv)
+        given = list(sys.argv[1:] if argv is None else argv)
+        args, extra = _parser().parse_known_args(given)
     except SystemExit as stop:  # argparse exits on bad usage (2) and after --help (0)
         return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
+    if extra:
+        print(f"rummylib: {_unrecognized(args, given, extra)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.command is None:  # a bare ``rummylib``: the usage and the list of commands
         print(_parser().format_help(), file=sys.stderr)
         print("rummylib: a command is needed (rummylib COMMAND --help)", file=sys.stderr)

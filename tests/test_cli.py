@@ -110,6 +110,38 @@ def test_check_a_variant_written_as_a_card_is_shown_the_option(
     assert (code, out, err) == (2, "", f"rummylib: {expected}\n")
 
 
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ("simulate", "carousel", "--matches", "2"),
+            "unrecognized arguments: carousel; 'carousel' is a variant: "
+            "rummylib simulate --variant carousel --matches 2",
+        ),
+        (
+            ("play", "--players", "2", "Vrtuljak"),
+            "unrecognized arguments: Vrtuljak; 'Vrtuljak' is a variant: "
+            "rummylib play --players 2 --variant Vrtuljak",
+        ),
+        (
+            ("simulate", "--games", "3"),
+            "unrecognized arguments: --games 3 (rummylib simulate --help lists the options)",
+        ),
+        (  # serve has no --variant: no such advice
+            ("serve", "gin"),
+            "unrecognized arguments: gin (rummylib serve --help lists the options)",
+        ),
+    ],
+)
+def test_a_stray_argument_is_refused_with_the_fix(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], expected: str
+) -> None:
+    # `rummylib variants carousel` takes the name bare; simulate and play take --variant.
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    assert (code, captured.out, captured.err) == (2, "", f"rummylib: {expected}\n")
+
+
 def test_check_a_variant_name_after_variant_is_a_bad_card(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
