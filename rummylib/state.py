@@ -15,6 +15,7 @@ its rules through the hooks of :class:`~rummylib.engine.Variant`.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, Generic
 import attrs
 
 from rummylib import _record, _render, _svg
+from rummylib._notation import ActionLine, format_action, parse_line
 from rummylib.actions import Action, PlayerAction, action_classes, canonical_action
 from rummylib.cards import Card, format_cards, parse_cards
 from rummylib.engine import (
@@ -36,7 +38,13 @@ from rummylib.engine import (
     player_name,
     public_fact,
 )
-from rummylib.errors import ConfigurationError, IllegalActionError, RummyError, shorten
+from rummylib.errors import (
+    ConfigurationError,
+    IllegalActionError,
+    NotationError,
+    RummyError,
+    shorten,
+)
 from rummylib.melds import Meld, MeldRules
 from rummylib.registry import get_variant, with_settings
 from rummylib.scoring import DealResult, MatchResult
@@ -345,6 +353,64 @@ class GameState(Generic[D]):
         except IllegalActionError:
             return False
         return True
+
+    def parse_action(self, line: str, player: int | None = None) -> Action:
+        """Read a move written as a game record writes it: ``"p1 discard 7h"``.
+
+        The line is in the variant's notation (tiles for Rummikub: ``"p1 table | k7 k8 k9"``)
+        and follows the record format (:doc:`/reference/record-format`): a meld's joker may
+        say what it stands for (``*=9h``), and one that does not is read by this table's meld
+        rules. With ``player``, the line may leave out its seat, as ``rummylib play`` takes it
+        (``"discard 7h"``), and a line naming another seat is refused. Host events
+        (``"h timeout p2"``) are read as well. Only the notation is checked: whether the move
+        is legal now is :meth:`is_legal`'s and :meth:`apply`'s question.
+
+        >>> state = new_game("rummy101", players=2, seed=5)
+        >>> state.parse_action("p1 take discard")
+        TakeDiscard(player=0, count=1)
+        >>> state.parse_action("meld | 7h 8h 9h", player=1)
+        LayDown(player=1, melds=(Meld(run: 7h 8h 9h),))
+        >>> state.format_action(state.parse_action("p2 discard Th"))
+        'p2 discard Th'
+
+        Raises:
+            NotationError: the line is not a move in this notation (a bad word, card or seat,
+                a dealer's line, a drawn card named, or another seat's line with ``player``).
+        """
+        if not isinstance(line, str):
+            msg = f"a move is a line of text, not {shorten(line)}"
+            raise NotationError(msg)
+        text = line.strip()
+        if player is not None:
+            player = check_seat(player, self.player_count)
+            own = player_name(player)
+            if not re.match(r"(p\d+|h|d)\s", text + " "):  # a seat, a host or the dealer
+                text = f"{own} {text}"
+        item = parse_line(
+            text,
+            rules=self.meld_rules,
+            players=self.player_count,
+            notation=self.variant.notation,
+        )
+        if not isinstance(item, ActionLine):
+            msg = f"{shorten(line)} is a dealer's line of a record, not a move"
+            raise NotationError(msg)
+        if item.drawn is not None or item.face_down:  # what a record adds after the move
+            shown = format_action(item.action, notation=self.variant.notation)
+            msg = f"{shorten(line)} names a card the stock or the table decides: write {shown!r}"
+            raise NotationError(msg)
+        action = item.action
+        if player is not None and getattr(action, "player", player) != player:
+            msg = f"{shorten(line)} is a move of {player_name(action.player)}, not of {own}"
+            raise NotationError(msg)
+        return action
+
+    def format_action(self, action: Action) -> str:
+        """The record line of ``action`` in the variant's notation: ``"p1 discard 7h"``.
+
+        :meth:`parse_action` reads it back to an equal action.
+        """
+        return format_action(action, notation=self.variant.notation)
 
     def apply(self, action: Action) -> GameState[D]:
         """The state after ``action``; this state is left unchanged.
