@@ -78,30 +78,9 @@ def test_a_scripted_json_game_of_every_variant_plays_to_the_end(name: str) -> No
     assert all(item["legal"] for item in driver.objects if item["type"] == "prompt")
 
 
-def test_the_observation_lists_the_wild_cards_of_the_hand() -> None:
-    # Seed 5 sets the Ad aside: every A is wild (rule 6.3), and p1 holds the Ah.
-    class Input:
-        def readline(self) -> str:
-            return ""
-
-    for name, wild in (("indian_points", ["Ah"]), ("gin", [])):
-        out = io.StringIO()
-        play(
-            get_variant(name),
-            players=2,
-            seed=5,
-            bots=["greedy"],
-            stdin=cast(IO[str], Input()),
-            machine=True,
-            stdout=out,
-        )
-        first = json.loads(out.getvalue().splitlines()[0])
-        assert first["type"] == "observation"
-        assert first["wild"] == wild, name
-
-
-def test_a_bad_line_gets_an_error_object_and_a_new_prompt() -> None:
-    lines = iter(["dicsard 4c\n", "p1 pass\n"])
+def machine_play(name: str, seed: int, sent: list[str]) -> list[dict[str, Any]]:
+    """The objects ``play --json`` writes for a two-player match given the lines ``sent``."""
+    lines = iter(sent)
 
     class Input:
         def readline(self) -> str:
@@ -109,15 +88,27 @@ def test_a_bad_line_gets_an_error_object_and_a_new_prompt() -> None:
 
     out = io.StringIO()
     play(
-        get_variant("gin"),
+        get_variant(name),
         players=2,
-        seed=1,
+        seed=seed,
         bots=["greedy"],
         stdin=cast(IO[str], Input()),
         machine=True,
         stdout=out,
     )
-    objects = [json.loads(line) for line in out.getvalue().splitlines()]
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_the_observation_lists_the_wild_cards_of_the_hand() -> None:
+    # Seed 5 sets the Ad aside: every A is wild (rule 6.3), and p1 holds the Ah.
+    for name, wild in (("indian_points", ["Ah"]), ("gin", [])):
+        first = machine_play(name, 5, [])[0]
+        assert first["type"] == "observation"
+        assert first["wild"] == wild, name
+
+
+def test_a_bad_line_gets_an_error_object_and_a_new_prompt() -> None:
+    objects = machine_play("gin", 1, ["dicsard 4c\n", "p1 pass\n"])
     types = [item["type"] for item in objects]
     assert types[:5] == ["observation", "prompt", "error", "observation", "prompt"]
     assert objects[2]["message"].startswith("there is no move 'dicsard' in Gin Rummy")

@@ -369,15 +369,15 @@ def test_rule_4_8_bonuses_are_settings() -> None:
 # -- 4.9 the wall --------------------------------------------------------------------------------
 
 
-def wall_deal() -> State:
+def wall_deal(second: str = "2c 3c 4c 7d 7s 7h 9h Th Jh Kc", last: str = "5d") -> State:
     """Both pass the upcard, then each draws from the stock and throws the card drawn back.
 
-    Player 0's 15th draw, the 29th from the stock, leaves two cards and is 5d.
+    Player 0's 15th draw, the 29th from the stock, leaves two cards and is ``last`` (5d).
     """
-    hands = ("Kd Qd Jd 9c 8c 6h 5h 3s 2s As", "2c 3c 4c 7d 7s 7h 9h Th Jh Kc")
-    used = set(parse_cards(" ".join(hands) + " Ks 5d"))
+    hands = ("Kd Qd Jd 9c 8c 6h 5h 3s 2s As", second)
+    used = set(parse_cards(f"{' '.join(hands)} Ks {last}"))
     rest = [str(card) for card in make_deck() if card not in used]
-    state = deal(*hands, "Ks", stock=[*rest[:28], "5d"]).apply(Pass(player=0)).apply(Pass(player=1))
+    state = deal(*hands, "Ks", stock=[*rest[:28], last]).apply(Pass(player=0)).apply(Pass(player=1))
     while len(state.stock) > 2:
         player = state.to_act[0]
         state = state.apply(DrawStock(player=player))
@@ -408,14 +408,7 @@ def test_rule_4_9_at_the_wall_the_player_may_knock_with_the_upcard_or_pass() -> 
 
 def test_rule_4_9_the_wall_without_a_knock_says_the_deal_is_a_draw() -> None:
     # The wall deal with Kh for Jh in p2's hand and Qs for 5d: 39 points of deadwood at best.
-    hands = ("Kd Qd Jd 9c 8c 6h 5h 3s 2s As", "2c 3c 4c 7d 7s 7h 9h Th Kh Kc")
-    used = set(parse_cards(" ".join(hands) + " Ks Qs"))
-    rest = [str(card) for card in make_deck() if card not in used]
-    state = deal(*hands, "Ks", stock=[*rest[:28], "Qs"]).apply(Pass(player=0)).apply(Pass(player=1))
-    while len(state.stock) > 2:
-        player = state.to_act[0]
-        state = state.apply(DrawStock(player=player))
-        state = state.apply(Discard(player=player, card=state.hands[player][-1]))
+    state = wall_deal("2c 3c 4c 7d 7s 7h 9h Th Kh Kc", "Qs")
     assert (state.phase, state.legal_actions()) == (GinPhase.WALL, (Pass(player=1),))
     assert state.variant.phase_words(state) == (
         "the stock is down to two cards (the wall): you cannot knock, the deal is a draw"
