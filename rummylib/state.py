@@ -375,7 +375,8 @@ class GameState(Generic[D]):
 
         Raises:
             NotationError: the line is not a move in this notation (a bad word, card or seat,
-                a dealer's line, a drawn card named, or another seat's line with ``player``).
+                a dealer's line, a drawn card named, a card written ``??``, or another
+                seat's line with ``player``).
         """
         if not isinstance(line, str):
             msg = f"a move is a line of text, not {shorten(line)}"
@@ -395,9 +396,12 @@ class GameState(Generic[D]):
         if not isinstance(item, ActionLine):
             msg = f"{shorten(line)} is a dealer's line of a record, not a move"
             raise NotationError(msg)
-        if item.drawn is not None or item.face_down:  # what a record adds after the move
+        if item.face_down:  # how another player's record hides the card
+            msg = f"{shorten(line)} hides the card it sets face down: a move names it"
+            raise NotationError(msg)
+        if item.drawn is not None:  # what a record adds after the move
             shown = format_action(item.action, notation=self.variant.notation)
-            msg = f"{shorten(line)} names a card the stock or the table decides: write {shown!r}"
+            msg = f"{shorten(line)} names the card drawn, which the stock decides: write {shown!r}"
             raise NotationError(msg)
         action = item.action
         if player is not None and getattr(action, "player", player) != player:

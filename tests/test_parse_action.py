@@ -48,7 +48,8 @@ def test_rummikub_lines_are_in_tiles_and_a_joker_may_be_left_to_the_rules() -> N
     [
         (
             "p1 draw stock 7h",
-            "'p1 draw stock 7h' names a card the stock or the table decides: write 'p1 draw stock'",
+            "'p1 draw stock 7h' names the card drawn, which the stock decides: "
+            "write 'p1 draw stock'",
         ),
         ("d stock 7h", "'d stock 7h' is a dealer's line of a record, not a move"),
         ("p3 discard 7h", "there is no player p3 at this 2-seat table"),
@@ -98,3 +99,12 @@ def test_every_listed_move_reads_back_from_its_line(name: str) -> None:
         state = state.apply(
             RandomBot(seed=chooser.randrange(1 << 30)).choose(state.observation(seat))
         )
+
+
+def test_a_face_down_card_written_as_in_another_players_record_is_refused() -> None:
+    # An Indian show's finishing card is written ?? in the others' records: a move names it.
+    state = new_game("indian_points", players=2, seed=3)
+    with pytest.raises(
+        NotationError, match=r"^'p1 show \?\?' hides the card it sets face down: a move names it$"
+    ):
+        state.parse_action("p1 show ??")
